@@ -1,0 +1,28 @@
+// The extension module envpool_x._core: one Bind<Family> call per family.
+#include "bindings/pool_binding.h"
+
+namespace envpool_x {
+void BindClassicControl(py::module_& m);
+void BindTesting(py::module_& m);
+}  // namespace envpool_x
+
+PYBIND11_MODULE(_core, m) {
+  m.doc() = "envpool_x C++ engine";
+  envpool_x::RegisterExceptions(m);
+  envpool_x::BindClassicControl(m);
+  envpool_x::BindTesting(m);
+  m.def(
+      "derive_env_seed",
+      [](uint64_t seed, uint64_t env_id) { return envpool_x::DeriveEnvSeed(seed, env_id); },
+      "The seed env `env_id` gets when the pool is seeded with the integer `seed`.");
+  m.def(
+      "philox_uniform",
+      [](uint64_t key, uint64_t start, int n) {
+        envpool_x::Rng rng(key);
+        for (uint64_t i = 0; i < start; ++i) rng.NextU64();
+        std::vector<double> out(n);
+        for (int i = 0; i < n; ++i) out[i] = rng.Uniform();
+        return out;
+      },
+      "Draws n uniforms from the stream `key` starting at draw `start` (for tests).");
+}

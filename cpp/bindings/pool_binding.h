@@ -1,0 +1,435 @@
+// Generic pybind11 glue for EnvPool<Env>: numpy in, numpy out, GIL released
+// while C++ steps or waits. No env logic lives here.
+#pragma once
+
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <atomic>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/env_pool.h"
+
+namespace envpool_x {
+namespace py = pybind11;
+
+inline py::dtype ToNumpy(DType d) { return py::dtype(DTypeName(d)); }
+
+inline py::dict ArraySpecToDict(const ArraySpec& s) {
+  py::dict d;
+  d["name"] = s.name;
+  d["dtype"] = DTypeName(s.dtype);
+  d["shape"] = py::tuple(py::cast(s.shape));
+  d["low"] = s.low;
+  d["high"] = s.high;
+  return d;
+}
+
+inline py::dict EnvSpecToDict(const EnvSpec& spec) {
+  py::list obs, info;
+  for (const ArraySpec& a : spec.obs) obs.append(ArraySpecToDict(a));
+  for (const ArraySpec& a : spec.info) info.append(ArraySpecToDict(a));
+  py::dict action;
+  action["discrete"] = spec.action.discrete;
+  action["n"] = spec.action.n;
+  if (!spec.action.discrete) action["box"] = ArraySpecToDict(spec.action.box);
+  py::dict d;
+  d["obs"] = obs;
+  d["info"] = info;
+  d["action"] = action;
+  d["reward_low"] = spec.reward_low;
+  d["reward_high"] = spec.reward_high;
+  return d;
+}
+
+inline py::dict ConfigToDict(const Config& c) {
+  py::dict d;
+  for (const auto& [k, v] : c.values()) {
+    std::visit([&](const auto& x) { d[py::str(k)] = x; }, v);
+  }
+  return d;
+}
+
+// Merges `overrides` into `defaults`, converting each value to the type of
+// its default. Unknown keys are an error that lists the valid ones.
+inline Config ConfigFromDict(const Config& defaults, const py::dict& overrides) {
+  Config c = defaults;
+  for (auto item : overrides) {
+    std::string key = py::str(item.first);
+    py::handle value = item.second;
+    if (!defaults.Has(key)) {
+      std::string valid;
+      for (const auto& kv : defaults.values()) valid += (valid.empty() ? "" : ", ") + kv.first;
+      throw KeyError("unknown env config key '" + key + "'; valid keys: " +
+                     (valid.empty() ? "(none)" : valid));
+    }
+    const ConfigValue& def = defaults.Get(key);
+    std::string got = py::str(py::type::handle_of(value).attr("__name__"));
+    if (std::holds_alternative<bool>(def)) {
+      if (!py::isinstance<py::bool_>(value) && !py::isinstance<py::int_>(value)) {
+        throw TypeError("config key '" + key + "' expects a bool, got " + got);
+      }
+      c.Set(key, value.cast<bool>());
+    } else if (std::holds_alternative<int64_t>(def)) {
+      if (py::isinstance<py::float_>(value) || !py::hasattr(value, "__index__")) {
+        throw TypeError("config key '" + key + "' expects an int, got " + got);
+      }
+      c.Set(key, value.cast<int64_t>());
+    } else if (std::holds_alternative<double>(def)) {
+      if (!py::hasattr(value, "__float__") || py::isinstance<py::str>(value)) {
+        throw TypeError("config key '" + key + "' expects a number, got " + got);
+      }
+      c.Set(key, value.cast<double>());
+    } else {
+      if (!py::isinstance<py::str>(value)) {
+        throw TypeError("config key '" + key + "' expects a str, got " + got);
+      }
+      c.Set(key, value.cast<std::string>());
+    }
+  }
+  return c;
+}
+
+// Python-facing wrapper around one pool.
+class PyPool {
+ public:
+  explicit PyPool(std::unique_ptr<PoolBase> pool) : pool_(std::move(pool)) {
+    pool_->set_interrupt_check([] {
+      py::gil_scoped_acquire gil;
+      if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+    });
+  }
+
+  PoolBase& pool() { return *pool_; }
+
+  py::list Fields() const {
+    py::list l;
+    for (const ArraySpec& f : pool_->fields()) l.append(ArraySpecToDict(f));
+    return l;
+  }
+
+  void SendStep(const py::object& action, const py::object& env_id) {
+    Guard g(this);
+    auto ids = Ids(env_id);
+    pool_->CheckIdle(ids, true);
+    StoreActions(action, ids);
+    py::gil_scoped_release nogil;
+    pool_->SendStep(ids);
+  }
+
+  void SendReset(const py::object& env_id, const py::object& seed) {
+    Guard g(this);
+    auto ids = Ids(env_id);
+    pool_->CheckIdle(ids, false);
+    std::vector<uint64_t> seeds;
+    bool have = Seeds(seed, ids, &seeds);
+    py::gil_scoped_release nogil;
+    pool_->SendReset(ids, have ? &seeds : nullptr);
+  }
+
+  py::tuple Recv() {
+    Guard g(this);
+    return RecvLocked();
+  }
+
+  py::tuple Step(const py::object& action, const py::object& env_id) {
+    Guard g(this);
+    auto ids = Ids(env_id);
+    pool_->CheckIdle(ids, true);
+    StoreActions(action, ids);
+    {
+      py::gil_scoped_release nogil;
+      pool_->SendStep(ids);
+    }
+    return RecvLocked();
+  }
+
+  py::tuple Reset(const py::object& env_id, const py::object& seed) {
+    Guard g(this);
+    auto ids = Ids(env_id);
+    pool_->CheckIdle(ids, false);
+    std::vector<uint64_t> seeds;
+    bool have = Seeds(seed, ids, &seeds);
+    {
+      py::gil_scoped_release nogil;
+      pool_->SendReset(ids, have ? &seeds : nullptr);
+    }
+    return RecvLocked();
+  }
+
+  void Close() {
+    if (busy_.load()) {
+      throw StateError("close() called while another thread is using this env");
+    }
+    py::gil_scoped_release nogil;
+    pool_->Close();
+  }
+
+  py::array_t<double> GetState(int env_id) {
+    Guard g(this);
+    std::vector<double> s = pool_->GetState(env_id);
+    return py::array_t<double>(static_cast<py::ssize_t>(s.size()), s.data());
+  }
+
+  void SetState(int env_id, const py::array_t<double, py::array::c_style | py::array::forcecast>& a) {
+    Guard g(this);
+    std::vector<double> s(a.data(), a.data() + a.size());
+    pool_->SetState(env_id, s);
+  }
+
+ private:
+  // Two Python threads on one env would interleave sends and receives:
+  // refuse the second instead of corrupting results.
+  struct Guard {
+    explicit Guard(PyPool* p) : p_(p) {
+      if (p_->busy_.exchange(true)) {
+        throw StateError("this env is being used by another thread; calls must not overlap");
+      }
+    }
+    ~Guard() { p_->busy_.store(false); }
+    PyPool* p_;
+  };
+
+  std::vector<int32_t> Ids(const py::object& env_id) {
+    pool_->CheckOpen();
+    if (env_id.is_none()) return pool_->ResolveIds(nullptr, 0, false);
+    py::array arr = py::array::ensure(env_id);
+    if (!arr || (arr.dtype().kind() != 'i' && arr.dtype().kind() != 'u')) {
+      throw TypeError("env_id must be a sequence of integers, got " +
+                      std::string(py::str(py::type::handle_of(env_id).attr("__name__"))) +
+                      (arr ? " of dtype " + std::string(py::str(arr.dtype())) : ""));
+    }
+    if (arr.ndim() == 0) arr = arr.attr("reshape")(1);
+    if (arr.ndim() != 1) {
+      throw ValueError("env_id must be one-dimensional, got " + std::to_string(arr.ndim()) +
+                       " dimensions");
+    }
+    auto ids = py::array_t<int64_t, py::array::c_style | py::array::forcecast>::ensure(arr);
+    return pool_->ResolveIds(ids.data(), ids.size(), true);
+  }
+
+  bool Seeds(const py::object& seed, const std::vector<int32_t>& ids,
+             std::vector<uint64_t>* out) {
+    if (seed.is_none()) return false;
+    auto to_u64 = [](py::handle h) -> uint64_t {
+      if (py::isinstance<py::bool_>(h) || py::isinstance<py::float_>(h) ||
+          !py::hasattr(h, "__index__")) {
+        throw TypeError("seed must be an int or a sequence of ints");
+      }
+      py::int_ v = py::reinterpret_steal<py::int_>(PyNumber_Index(h.ptr()));
+      static const py::int_ kLimit = py::int_(1).attr("__lshift__")(64);
+      if (v.attr("__lt__")(0).cast<bool>() || v.attr("__ge__")(kLimit).cast<bool>()) {
+        throw ValueError("seed must be in [0, 2**64), got " + std::string(py::str(h)));
+      }
+      return v.cast<uint64_t>();
+    };
+    if (py::hasattr(seed, "__index__") && !py::isinstance<py::array>(seed)) {
+      uint64_t s = to_u64(seed);
+      out->resize(ids.size());
+      for (size_t k = 0; k < ids.size(); ++k) (*out)[k] = DeriveEnvSeed(s, ids[k]);
+      return true;
+    }
+    py::list seq;
+    try {
+      seq = py::list(seed);
+    } catch (const py::error_already_set&) {
+      throw TypeError("seed must be an int or a sequence of ints, got " +
+                      std::string(py::str(py::type::handle_of(seed).attr("__name__"))));
+    }
+    if (static_cast<size_t>(py::len(seq)) != ids.size()) {
+      throw ValueError("seed list has " + std::to_string(py::len(seq)) + " entries but " +
+                       std::to_string(ids.size()) + " envs are being reset");
+    }
+    out->clear();
+    for (py::handle h : seq) out->push_back(to_u64(h));
+    return true;
+  }
+
+  void StoreActions(const py::object& action, const std::vector<int32_t>& ids) {
+    const ActionSpec& a = pool_->spec().action;
+    py::array arr = py::array::ensure(action);
+    if (!arr) {
+      throw TypeError("action must be array-like, got " +
+                      std::string(py::str(py::type::handle_of(action).attr("__name__"))));
+    }
+    char kind = arr.dtype().kind();
+    int64_t n = static_cast<int64_t>(ids.size());
+    std::string dt = py::str(arr.dtype());
+    std::vector<int64_t> expected{n};
+    if (a.discrete) {
+      if (kind != 'i' && kind != 'u') {
+        throw TypeError("discrete actions must be integers, got dtype " + dt);
+      }
+    } else {
+      if (kind != 'f' && kind != 'i' && kind != 'u') {
+        throw TypeError("continuous actions must be real numbers, got dtype " + dt);
+      }
+      for (int64_t d : a.box.shape) expected.push_back(d);
+    }
+    bool ok = arr.ndim() == static_cast<py::ssize_t>(expected.size());
+    for (size_t d = 0; ok && d < expected.size(); ++d) ok = arr.shape(d) == expected[d];
+    // A one-element box may also come as a flat (n,) array.
+    if (!ok && !a.discrete && a.box.NumElements() == 1 && arr.ndim() == 1 && arr.shape(0) == n) {
+      ok = true;
+    }
+    if (!ok) {
+      std::string got = "(", want = "(";
+      for (py::ssize_t d = 0; d < arr.ndim(); ++d) got += std::to_string(arr.shape(d)) + ",";
+      for (int64_t d : expected) want += std::to_string(d) + ",";
+      throw ValueError("action has shape " + got + ") but " + std::to_string(n) +
+                       " envs need shape " + want + ")");
+    }
+    if (a.discrete) {
+      if (arr.dtype().is(py::dtype::of<int32_t>()) && (arr.flags() & py::array::c_style)) {
+        pool_->StoreActions(ids, arr.data());
+        return;
+      }
+      auto wide = py::array_t<int64_t, py::array::c_style | py::array::forcecast>::ensure(arr);
+      std::vector<int32_t> narrow(n);
+      for (int64_t k = 0; k < n; ++k) {
+        int64_t v = wide.data()[k];
+        if (v < 0 || v >= a.n) {
+          throw ValueError("action " + std::to_string(v) + " for env " + std::to_string(ids[k]) +
+                           " is out of range [0, " + std::to_string(a.n) + ")");
+        }
+        narrow[k] = static_cast<int32_t>(v);
+      }
+      pool_->StoreActions(ids, narrow.data());
+    } else {
+      auto f = py::array_t<float, py::array::c_style | py::array::forcecast>::ensure(arr);
+      pool_->StoreActions(ids, f.data());
+    }
+  }
+
+  py::array Column(const Batch& b, int field) {
+    const ArraySpec& f = pool_->fields()[field];
+    std::vector<py::ssize_t> shape{b.count};
+    for (int64_t d : f.shape) shape.push_back(d);
+    py::array out(ToNumpy(f.dtype), shape);
+    std::memcpy(out.mutable_data(), b.data[field], f.NumBytes() * b.count);
+    return out;
+  }
+
+  py::tuple RecvLocked() {
+    Batch b;
+    {
+      py::gil_scoped_release nogil;
+      b = pool_->Recv();
+    }
+    const FieldLayout& L = pool_->layout();
+    const auto& fields = pool_->fields();
+    py::object obs;
+    if (L.num_obs == 1 && fields[0].name == "obs") {
+      obs = Column(b, 0);
+    } else {
+      py::dict d;
+      for (int i = 0; i < L.num_obs; ++i) d[py::str(fields[i].name)] = Column(b, i);
+      obs = d;
+    }
+    py::dict info;
+    for (int i = 0; i < L.num_info; ++i) {
+      info[py::str(fields[L.first_info + i].name)] = Column(b, L.first_info + i);
+    }
+    if (L.final_mask >= 0) {
+      py::array mask = Column(b, L.final_mask);
+      if (L.num_obs == 1 && fields[0].name == "obs") {
+        info["final_obs"] = Column(b, L.first_final_obs);
+      } else {
+        py::dict d;
+        for (int i = 0; i < L.num_obs; ++i) {
+          d[py::str(fields[i].name)] = Column(b, L.first_final_obs + i);
+        }
+        info["final_obs"] = d;
+      }
+      py::dict fi;
+      for (int i = 0; i < L.num_info; ++i) {
+        std::string name = fields[L.first_info + i].name;
+        fi[py::str(name)] = Column(b, L.first_final_info + i);
+        fi[py::str("_" + name)] = mask;
+      }
+      info["final_info"] = fi;
+      info["_final_obs"] = mask;
+      info["_final_info"] = mask;
+    }
+    return py::make_tuple(obs, Column(b, L.reward), Column(b, L.terminated),
+                          Column(b, L.truncated), info);
+  }
+
+  std::unique_ptr<PoolBase> pool_;
+  std::atomic<bool> busy_{false};
+};
+
+// pybind11 needs one C++ type per Python class.
+template <typename Env>
+class TypedPyPool final : public PyPool {
+ public:
+  using PyPool::PyPool;
+};
+
+// Registers `<name>` (the pool class) for env type Env in module m.
+template <typename Env>
+void BindEnv(py::module_& m, const char* name) {
+  using P = TypedPyPool<Env>;
+  py::class_<P>(m, name)
+      .def(py::init([](const py::dict& env_config, int num_envs, int batch_size, int num_threads,
+                       int thread_affinity_offset, int max_episode_steps,
+                       const std::string& autoreset_mode, std::vector<uint64_t> env_seeds,
+                       int chunk_size) {
+             PoolOptions opt;
+             opt.num_envs = num_envs;
+             opt.batch_size = batch_size;
+             opt.num_threads = num_threads;
+             opt.thread_affinity_offset = thread_affinity_offset;
+             opt.max_episode_steps = max_episode_steps;
+             opt.autoreset = ParseAutoresetMode(autoreset_mode);
+             opt.env_seeds = std::move(env_seeds);
+             opt.chunk_size = chunk_size;
+             Config cfg = ConfigFromDict(Env::DefaultConfig(), env_config);
+             return std::make_unique<P>(std::make_unique<EnvPool<Env>>(cfg, opt));
+           }),
+           py::arg("env_config"), py::arg("num_envs"), py::arg("batch_size"),
+           py::arg("num_threads"), py::arg("thread_affinity_offset"),
+           py::arg("max_episode_steps"), py::arg("autoreset_mode"), py::arg("env_seeds"),
+           py::arg("chunk_size") = 0)
+      .def_static("default_config", [] { return ConfigToDict(Env::DefaultConfig()); })
+      .def_static("env_spec",
+                  [](const py::dict& cfg) {
+                    return EnvSpecToDict(Env::Spec(ConfigFromDict(Env::DefaultConfig(), cfg)));
+                  })
+      .def_property_readonly("fields", [](P& p) { return p.Fields(); })
+      .def_property_readonly("num_threads", [](P& p) { return p.pool().options().num_threads; })
+      .def_property_readonly("pending", [](P& p) { return p.pool().pending(); })
+      .def_property_readonly("closed", [](P& p) { return p.pool().closed(); })
+      .def("send_step", static_cast<decltype(&PyPool::SendStep)>(&PyPool::SendStep), py::arg("action"), py::arg("env_id") = py::none())
+      .def("send_reset", static_cast<decltype(&PyPool::SendReset)>(&PyPool::SendReset), py::arg("env_id") = py::none(),
+           py::arg("seed") = py::none())
+      .def("recv", static_cast<decltype(&PyPool::Recv)>(&PyPool::Recv))
+      .def("step", static_cast<decltype(&PyPool::Step)>(&PyPool::Step), py::arg("action"), py::arg("env_id") = py::none())
+      .def("reset", static_cast<decltype(&PyPool::Reset)>(&PyPool::Reset), py::arg("env_id") = py::none(), py::arg("seed") = py::none())
+      .def("close", static_cast<decltype(&PyPool::Close)>(&PyPool::Close))
+      .def("get_state", static_cast<decltype(&PyPool::GetState)>(&PyPool::GetState))
+      .def("set_state", static_cast<decltype(&PyPool::SetState)>(&PyPool::SetState));
+}
+
+// Maps our typed errors to Python exception types.
+inline void RegisterExceptions(py::module_& m) {
+  (void)m;
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const ValueError& e) {
+      PyErr_SetString(PyExc_ValueError, e.what());
+    } catch (const TypeError& e) {
+      PyErr_SetString(PyExc_TypeError, e.what());
+    } catch (const KeyError& e) {
+      PyErr_SetString(PyExc_KeyError, e.what());
+    } catch (const StateError& e) {
+      PyErr_SetString(PyExc_RuntimeError, e.what());
+    }
+  });
+}
+
+}  // namespace envpool_x

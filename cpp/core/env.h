@@ -1,0 +1,51 @@
+// The contract between an environment and the pool.
+//
+// An env is a class with:
+//   static constexpr const char* kName;      // e.g. "CartPole" (C++ side name)
+//   static constexpr bool kCheap;            // true: scheduled many per chunk
+//   static Config DefaultConfig();           // its own keys with defaults
+//   static EnvSpec Spec(const Config&);      // fields and action for a config
+//   explicit Env(const Config&);
+//   void Reset(Rng&, const StepOutput&);     // writes obs (+ info fields)
+//   void Step(const void* action, Rng&, const StepOutput&);
+//                                            // writes obs, *reward, *terminated
+// The pool owns elapsed steps, truncation (max_episode_steps), auto-reset and
+// seeding; the env only simulates. Reset and Step must not allocate.
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+#include "core/random.h"
+#include "core/spec.h"
+
+namespace envpool_x {
+
+constexpr int kMaxFields = 16;
+
+// Where one env writes its result: this env's row of every output field.
+struct StepOutput {
+  std::array<uint8_t*, kMaxFields> obs{};   // in EnvSpec::obs order
+  std::array<uint8_t*, kMaxFields> info{};  // in EnvSpec::info order
+  float* reward = nullptr;
+  bool* terminated = nullptr;
+
+  template <typename T>
+  T* Obs(int i = 0) const {
+    return reinterpret_cast<T*>(obs[i]);
+  }
+  template <typename T>
+  T* Info(int i) const {
+    return reinterpret_cast<T*>(info[i]);
+  }
+};
+
+// Helpers for the common action kinds.
+inline int32_t DiscreteAction(const void* action) {
+  return *static_cast<const int32_t*>(action);
+}
+inline const float* BoxAction(const void* action) {
+  return static_cast<const float*>(action);
+}
+
+}  // namespace envpool_x

@@ -1,0 +1,708 @@
+// The pool: num_envs envs stepped by a set of worker threads.
+//
+// Protocol (driven by one caller thread at a time):
+//   Send(step or reset for a list of env ids)  -> work goes onto the ActionQueue
+//   Recv()                                      -> waits for a batch, returns where it is
+// Two ways of filling batches:
+//   ordered (batch_size == num_envs): every send reserves output slots in the
+//     order of its ids; Recv returns everything sent since the last Recv, in
+//     that order (so a full step is in env_id order).
+//   first-finished (batch_size < num_envs): a worker takes consecutive tickets
+//     when it starts a chunk; ticket t lands in block t / batch_size. Recv
+//     returns the next full block: the first batch_size envs to run.
+// Workers write results straight into the block buffers; the bindings copy a
+// finished batch out once, so returned arrays never alias later steps.
+#pragma once
+
+#include <pthread.h>
+#include <sched.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <deque>
+#include <exception>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <semaphore>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "core/action_queue.h"
+#include "core/env.h"
+#include "core/errors.h"
+#include "core/random.h"
+#include "core/spec.h"
+
+namespace envpool_x {
+
+enum class AutoresetMode { kNextStep, kSameStep, kDisabled };
+
+inline AutoresetMode ParseAutoresetMode(const std::string& s) {
+  if (s == "next_step") return AutoresetMode::kNextStep;
+  if (s == "same_step") return AutoresetMode::kSameStep;
+  if (s == "disabled") return AutoresetMode::kDisabled;
+  throw ValueError("autoreset_mode must be 'next_step', 'same_step' or 'disabled', got '" +
+                   s + "'");
+}
+
+struct PoolOptions {
+  int num_envs = 1;
+  int batch_size = 0;  // 0: num_envs
+  int num_threads = 0;  // 0: min(batch_size, hardware threads)
+  int thread_affinity_offset = -1;  // < 0: no pinning
+  int max_episode_steps = 0;        // <= 0: no time limit
+  AutoresetMode autoreset = AutoresetMode::kNextStep;
+  std::vector<uint64_t> env_seeds;  // one per env
+  int chunk_size = 0;               // 0: automatic
+};
+
+// Roles of the output fields, in the order PoolBase lays them out.
+struct FieldLayout {
+  int num_obs = 0;
+  int reward = 0, terminated = 0, truncated = 0, env_id = 0, elapsed_step = 0;
+  int first_info = 0, num_info = 0;
+  // same_step only (else -1): final copies of obs and of the info fields
+  // (env_id, elapsed_step, extras), and the mask.
+  int first_final_obs = -1, first_final_info = -1, final_mask = -1;
+};
+
+// A finished batch: `count` consecutive rows starting at `data[field]`.
+struct Batch {
+  std::vector<const uint8_t*> data;
+  int count = 0;
+};
+
+class PoolBase {
+ public:
+  static constexpr int kMaxChunk = 32;
+
+  PoolBase(const EnvSpec& spec, const PoolOptions& opt) : spec_(spec), opt_(opt) {
+    if (opt_.num_envs < 1) {
+      throw ValueError("num_envs must be >= 1, got " + std::to_string(opt_.num_envs));
+    }
+    if (opt_.batch_size == 0) opt_.batch_size = opt_.num_envs;
+    if (opt_.batch_size < 1 || opt_.batch_size > opt_.num_envs) {
+      throw ValueError("batch_size must be in [1, num_envs=" + std::to_string(opt_.num_envs) +
+                       "], got " + std::to_string(opt_.batch_size));
+    }
+    if (opt_.num_threads < 0) {
+      throw ValueError("num_threads must be >= 0 (0 picks a default), got " +
+                       std::to_string(opt_.num_threads));
+    }
+    if (opt_.num_threads == 0) {
+      int hw = static_cast<int>(std::thread::hardware_concurrency());
+      opt_.num_threads = std::max(1, std::min(opt_.batch_size, hw > 0 ? hw : 1));
+    }
+    if (static_cast<int>(opt_.env_seeds.size()) != opt_.num_envs) {
+      throw ValueError("need one seed per env: got " + std::to_string(opt_.env_seeds.size()) +
+                       " seeds for num_envs=" + std::to_string(opt_.num_envs));
+    }
+    if (static_cast<int>(spec_.obs.size() + spec_.info.size()) * 2 + 8 > 64) {
+      throw ValueError("too many observation/info fields");
+    }
+    ordered_ = opt_.batch_size == opt_.num_envs;
+    BuildLayout();
+    block_cap_ = ordered_ ? opt_.num_envs : opt_.batch_size;
+    num_blocks_ = ordered_ ? 1 : (opt_.num_envs + opt_.batch_size - 1) / opt_.batch_size + 1;
+    for (const ArraySpec& f : fields_) {
+      buffers_.emplace_back(new uint8_t[f.NumBytes() * block_cap_ * num_blocks_]());
+    }
+    block_done_ = std::make_unique<std::atomic<int>[]>(num_blocks_);
+    for (int b = 0; b < num_blocks_; ++b) block_done_[b].store(0);
+    action_bytes_ = spec_.action.discrete ? sizeof(int32_t)
+                                          : spec_.action.box.NumElements() * sizeof(float);
+    actions_.reset(new uint8_t[action_bytes_ * opt_.num_envs]());
+    states_.resize(opt_.num_envs);
+    for (int i = 0; i < opt_.num_envs; ++i) states_[i].rng.Seed(opt_.env_seeds[i]);
+    caller_.resize(opt_.num_envs);
+    slot_env_.resize(opt_.num_envs);
+    mark_.assign(opt_.num_envs, 0);
+    queue_ = std::make_unique<RingQueue<Chunk>>(opt_.num_envs + 1);
+  }
+
+  virtual ~PoolBase() { Close(); }
+
+  const EnvSpec& spec() const { return spec_; }
+  const PoolOptions& options() const { return opt_; }
+  const std::vector<ArraySpec>& fields() const { return fields_; }
+  const FieldLayout& layout() const { return layout_; }
+  bool closed() const { return closed_; }
+  size_t action_bytes() const { return action_bytes_; }
+
+  // Called every ~50 ms while Recv blocks; may throw to abort the wait
+  // (the bindings raise KeyboardInterrupt from here).
+  void set_interrupt_check(std::function<void()> f) { interrupt_check_ = std::move(f); }
+
+  // ---- caller side -------------------------------------------------------
+
+  // Validates ids (nullptr: all envs) and returns them as a list.
+  std::vector<int32_t> ResolveIds(const int64_t* ids, int64_t n, bool have_ids) {
+    CheckOpen();
+    std::vector<int32_t> out;
+    if (!have_ids) {
+      out.resize(opt_.num_envs);
+      for (int i = 0; i < opt_.num_envs; ++i) out[i] = i;
+      return out;
+    }
+    if (n < 1) throw ValueError("env_id must not be empty");
+    out.resize(n);
+    ++mark_epoch_;
+    if (mark_epoch_ == 0) {  // wrapped: clear the marks once
+      std::fill(mark_.begin(), mark_.end(), 0);
+      mark_epoch_ = 1;
+    }
+    for (int64_t k = 0; k < n; ++k) {
+      int64_t id = ids[k];
+      if (id < 0 || id >= opt_.num_envs) {
+        throw ValueError("env_id " + std::to_string(id) + " is out of range [0, " +
+                         std::to_string(opt_.num_envs) + ")");
+      }
+      if (mark_[id] == mark_epoch_) {
+        throw ValueError("env_id " + std::to_string(id) + " appears more than once");
+      }
+      mark_[id] = mark_epoch_;
+      out[k] = static_cast<int32_t>(id);
+    }
+    return out;
+  }
+
+  // Checks that every id can take new work now.
+  void CheckIdle(const std::vector<int32_t>& ids, bool stepping) {
+    for (int32_t id : ids) {
+      const CallerState& c = caller_[id];
+      if (c.in_flight) {
+        throw StateError("env " + std::to_string(id) +
+                         " already has work in flight; recv() its result before sending to it");
+      }
+      if (stepping && !c.started) {
+        throw StateError("env " + std::to_string(id) +
+                         " has not been reset; call reset() (or async_reset()) before stepping");
+      }
+      if (stepping && opt_.autoreset == AutoresetMode::kDisabled && c.needs_reset) {
+        throw StateError("env " + std::to_string(id) +
+                         " finished its episode and autoreset_mode='disabled'; reset it first "
+                         "(reset(env_id=...) or options={'reset_mask': mask})");
+      }
+    }
+  }
+
+  // Checks and stores the actions of `ids` (row k of `actions` is for ids[k]);
+  // `actions` is int32 (discrete) or float32 (box), already shaped right.
+  void StoreActions(const std::vector<int32_t>& ids, const void* actions) {
+    const ActionSpec& a = spec_.action;
+    if (a.discrete) {
+      const int32_t* src = static_cast<const int32_t*>(actions);
+      for (size_t k = 0; k < ids.size(); ++k) {
+        if (src[k] < 0 || src[k] >= a.n) {
+          throw ValueError("action " + std::to_string(src[k]) + " for env " +
+                           std::to_string(ids[k]) + " is out of range [0, " + std::to_string(a.n) +
+                           ")");
+        }
+      }
+    } else {
+      const float* src = static_cast<const float*>(actions);
+      int64_t m = a.box.NumElements();
+      for (size_t k = 0; k < ids.size(); ++k) {
+        for (int64_t j = 0; j < m; ++j) {
+          if (!std::isfinite(src[k * m + j])) {
+            throw ValueError("action for env " + std::to_string(ids[k]) +
+                             " is not finite (NaN or inf) at index " + std::to_string(j));
+          }
+        }
+      }
+    }
+    const uint8_t* src = static_cast<const uint8_t*>(actions);
+    for (size_t k = 0; k < ids.size(); ++k) {
+      std::memcpy(actions_.get() + ids[k] * action_bytes_, src + k * action_bytes_, action_bytes_);
+    }
+  }
+
+  // Sends a step to `ids` (actions must have been stored).
+  void SendStep(const std::vector<int32_t>& ids) { Dispatch(ids, Op::kStep, nullptr); }
+
+  // Sends a reset to `ids`; `seeds` (optional) re-seeds env ids[k] with seeds[k].
+  void SendReset(const std::vector<int32_t>& ids, const std::vector<uint64_t>* seeds) {
+    if (seeds && seeds->size() != ids.size()) {
+      throw ValueError("got " + std::to_string(seeds->size()) + " seeds for " +
+                       std::to_string(ids.size()) + " envs");
+    }
+    Dispatch(ids, Op::kReset, seeds);
+  }
+
+  int pending() const { return pending_; }
+  bool ordered() const { return ordered_; }
+
+  // Waits for the next batch. `help`: the caller runs queued chunks itself
+  // while it waits (it would only sleep otherwise).
+  Batch Recv(bool help = true) {
+    CheckOpen();
+    Batch batch;
+    batch.data.resize(fields_.size());
+    if (ordered_) {
+      if (pending_ == 0) {
+        throw StateError("recv() with nothing in flight: send() or async_reset() first");
+      }
+      WaitUntil([this] { return done_.load(std::memory_order_acquire) >= sent_; }, help);
+      batch.count = pending_;
+      for (size_t f = 0; f < fields_.size(); ++f) batch.data[f] = buffers_[f].get();
+      for (int s = 0; s < pending_; ++s) caller_[slot_env_[s]].in_flight = false;
+      pending_ = 0;
+    } else {
+      if (pending_ < opt_.batch_size) {
+        throw StateError("recv() would wait forever: " + std::to_string(pending_) +
+                         " envs in flight but batch_size=" + std::to_string(opt_.batch_size) +
+                         "; send() to more envs first");
+      }
+      int b = static_cast<int>(recv_block_ % num_blocks_);
+      WaitUntil(
+          [this, b] { return block_done_[b].load(std::memory_order_acquire) == opt_.batch_size; },
+          help);
+      block_done_[b].store(0, std::memory_order_relaxed);
+      ++recv_block_;
+      batch.count = opt_.batch_size;
+      size_t off = static_cast<size_t>(b) * block_cap_;
+      for (size_t f = 0; f < fields_.size(); ++f) {
+        batch.data[f] = buffers_[f].get() + off * fields_[f].NumBytes();
+      }
+      const int32_t* ids = reinterpret_cast<const int32_t*>(batch.data[layout_.env_id]);
+      for (int s = 0; s < batch.count; ++s) caller_[ids[s]].in_flight = false;
+      pending_ -= batch.count;
+    }
+    // Track which envs ended an episode (for the 'disabled' mode check).
+    const bool* term = reinterpret_cast<const bool*>(batch.data[layout_.terminated]);
+    const bool* trunc = reinterpret_cast<const bool*>(batch.data[layout_.truncated]);
+    const int32_t* ids = reinterpret_cast<const int32_t*>(batch.data[layout_.env_id]);
+    for (int s = 0; s < batch.count; ++s) {
+      caller_[ids[s]].needs_reset = term[s] || trunc[s];
+    }
+    if (has_error_.load(std::memory_order_acquire)) {
+      std::string msg;
+      {
+        std::lock_guard<std::mutex> lock(error_mu_);
+        msg = error_msg_;
+        has_error_.store(false, std::memory_order_relaxed);
+      }
+      throw std::runtime_error(msg);
+    }
+    return batch;
+  }
+
+  void Close() {
+    if (closed_) return;
+    closed_ = true;
+    stop_.store(true, std::memory_order_release);
+    work_sem_.release(static_cast<std::ptrdiff_t>(workers_.size()) + 1);
+    for (std::thread& t : workers_) {
+      if (t.joinable()) t.join();
+    }
+    workers_.clear();
+  }
+
+  void CheckOpen() const {
+    if (closed_) throw StateError("the env is closed");
+  }
+
+  // Test hooks: an env's simulator state, only while it has no work in flight.
+  std::vector<double> GetState(int env_id) {
+    CheckStateAccess(env_id);
+    return DoGetState(env_id);
+  }
+  void SetState(int env_id, const std::vector<double>& s) {
+    CheckStateAccess(env_id);
+    DoSetState(env_id, s);
+  }
+
+ protected:
+  enum class Op : uint8_t { kStep, kReset };
+
+  struct Chunk {
+    int32_t count;
+    int32_t ids[kMaxChunk];
+  };
+
+  // Written by the caller before a send, read by the worker after it (the
+  // queue's release/acquire orders them).
+  struct EnvState {
+    Rng rng;
+    Op op = Op::kReset;
+    bool reseed = false;
+    uint64_t seed = 0;
+    int32_t slot = 0;         // ordered mode: output row
+    int32_t elapsed = 0;
+    bool done = false;        // last step ended the episode
+    bool force_reset = false; // the env threw; start over
+  };
+  // Only touched by the caller thread.
+  struct CallerState {
+    bool in_flight = false;
+    bool started = false;
+    bool needs_reset = false;
+  };
+
+  virtual void EnvReset(int env_id, Rng& rng, const StepOutput& out) = 0;
+  virtual void EnvStep(int env_id, const void* action, Rng& rng, const StepOutput& out) = 0;
+  virtual std::vector<double> DoGetState(int env_id) = 0;
+  virtual void DoSetState(int env_id, const std::vector<double>& s) = 0;
+  virtual bool cheap() const = 0;
+
+  // Starts the workers; called by the derived constructor once envs exist.
+  void StartWorkers() {
+    unsigned ncpu = std::max(1u, std::thread::hardware_concurrency());
+    for (int t = 0; t < opt_.num_threads; ++t) {
+      workers_.emplace_back([this] { WorkerLoop(); });
+      if (opt_.thread_affinity_offset >= 0) {
+        cpu_set_t set;
+        CPU_ZERO(&set);
+        CPU_SET((opt_.thread_affinity_offset + t) % ncpu, &set);
+        pthread_setaffinity_np(workers_.back().native_handle(), sizeof(set), &set);
+      }
+    }
+  }
+
+ private:
+  void CheckStateAccess(int env_id) {
+    CheckOpen();
+    if (env_id < 0 || env_id >= opt_.num_envs) {
+      throw ValueError("env_id " + std::to_string(env_id) + " is out of range [0, " +
+                       std::to_string(opt_.num_envs) + ")");
+    }
+    if (caller_[env_id].in_flight) {
+      throw StateError("env " + std::to_string(env_id) + " has work in flight");
+    }
+  }
+
+  void BuildLayout() {
+    auto scalar = [](const std::string& name, DType d) {
+      ArraySpec s;
+      s.name = name;
+      s.dtype = d;
+      return s;
+    };
+    for (const ArraySpec& o : spec_.obs) fields_.push_back(o);
+    layout_.num_obs = static_cast<int>(spec_.obs.size());
+    layout_.reward = static_cast<int>(fields_.size());
+    fields_.push_back(scalar("reward", DType::kFloat32));
+    layout_.terminated = static_cast<int>(fields_.size());
+    fields_.push_back(scalar("terminated", DType::kBool));
+    layout_.truncated = static_cast<int>(fields_.size());
+    fields_.push_back(scalar("truncated", DType::kBool));
+    layout_.first_info = static_cast<int>(fields_.size());
+    layout_.env_id = layout_.first_info;
+    fields_.push_back(scalar("env_id", DType::kInt32));
+    layout_.elapsed_step = layout_.first_info + 1;
+    fields_.push_back(scalar("elapsed_step", DType::kInt32));
+    for (const ArraySpec& i : spec_.info) fields_.push_back(i);
+    layout_.num_info = static_cast<int>(fields_.size()) - layout_.first_info;
+    if (opt_.autoreset == AutoresetMode::kSameStep) {
+      layout_.first_final_obs = static_cast<int>(fields_.size());
+      for (int i = 0; i < layout_.num_obs; ++i) {
+        ArraySpec f = fields_[i];
+        f.name = "final_obs/" + f.name;
+        fields_.push_back(f);
+      }
+      layout_.first_final_info = static_cast<int>(fields_.size());
+      for (int i = 0; i < layout_.num_info; ++i) {
+        ArraySpec f = fields_[layout_.first_info + i];
+        f.name = "final_info/" + f.name;
+        fields_.push_back(f);
+      }
+      layout_.final_mask = static_cast<int>(fields_.size());
+      fields_.push_back(scalar("_final_obs", DType::kBool));
+    }
+  }
+
+  int ChunkSize(size_t n) const {
+    if (opt_.chunk_size > 0) return std::min(opt_.chunk_size, kMaxChunk);
+    if (!cheap()) return 1;
+    // Enough chunks for every thread to get several (load balance), but
+    // many envs per queue operation.
+    size_t per = (n + static_cast<size_t>(opt_.num_threads) * 4 - 1) /
+                 (static_cast<size_t>(opt_.num_threads) * 4);
+    return static_cast<int>(std::clamp<size_t>(per, 1, kMaxChunk));
+  }
+
+  void Dispatch(const std::vector<int32_t>& ids, Op op, const std::vector<uint64_t>* seeds) {
+    CheckOpen();
+    for (size_t k = 0; k < ids.size(); ++k) {
+      int32_t id = ids[k];
+      EnvState& s = states_[id];
+      s.op = op;
+      if (seeds) {
+        s.reseed = true;
+        s.seed = (*seeds)[k];
+      }
+      if (ordered_) {
+        s.slot = pending_ + static_cast<int32_t>(k);
+        slot_env_[s.slot] = id;
+      }
+      CallerState& c = caller_[id];
+      c.in_flight = true;
+      if (op == Op::kReset) {
+        c.started = true;
+        c.needs_reset = false;
+      }
+    }
+    pending_ += static_cast<int>(ids.size());
+    sent_ += static_cast<int64_t>(ids.size());
+    int chunk = ChunkSize(ids.size());
+    int64_t nchunks = 0;
+    for (size_t start = 0; start < ids.size(); start += chunk) {
+      Chunk c;
+      c.count = static_cast<int32_t>(std::min<size_t>(chunk, ids.size() - start));
+      std::memcpy(c.ids, ids.data() + start, sizeof(int32_t) * c.count);
+      // Cannot fail: at most num_envs envs are in flight and capacity > num_envs.
+      while (!queue_->TryPush(c)) std::this_thread::yield();
+      ++nchunks;
+    }
+    work_sem_.release(static_cast<std::ptrdiff_t>(nchunks));
+  }
+
+  template <typename Pred>
+  void WaitUntil(Pred ready, bool help) {
+    using Clock = std::chrono::steady_clock;
+    auto last_check = Clock::now();
+    int spins = 0;
+    while (!ready()) {
+      if (help && work_sem_.try_acquire()) {
+        Chunk c;
+        if (queue_->TryPop(&c)) RunChunk(c);
+        continue;
+      }
+      if (++spins < 200) {
+        std::this_thread::yield();
+        continue;
+      }
+      waiting_.store(true, std::memory_order_seq_cst);
+      if (ready()) {
+        waiting_.store(false, std::memory_order_relaxed);
+        break;
+      }
+      done_sem_.try_acquire_for(std::chrono::milliseconds(20));
+      waiting_.store(false, std::memory_order_relaxed);
+      if (interrupt_check_ && Clock::now() - last_check > std::chrono::milliseconds(50)) {
+        last_check = Clock::now();
+        interrupt_check_();
+      }
+    }
+  }
+
+  void WorkerLoop() {
+    for (;;) {
+      work_sem_.acquire();
+      if (stop_.load(std::memory_order_acquire)) return;
+      Chunk c;
+      if (!queue_->TryPop(&c)) continue;  // token without work only at shutdown
+      RunChunk(c);
+    }
+  }
+
+  StepOutput OutputAt(int block, int slot) {
+    StepOutput out;
+    size_t row = static_cast<size_t>(block) * block_cap_ + slot;
+    for (int i = 0; i < layout_.num_obs; ++i) {
+      out.obs[i] = buffers_[i].get() + row * fields_[i].NumBytes();
+    }
+    for (size_t i = 0; i < spec_.info.size(); ++i) {
+      int f = layout_.first_info + 2 + static_cast<int>(i);
+      out.info[i] = buffers_[f].get() + row * fields_[f].NumBytes();
+    }
+    out.reward = reinterpret_cast<float*>(buffers_[layout_.reward].get()) + row;
+    out.terminated = reinterpret_cast<bool*>(buffers_[layout_.terminated].get()) + row;
+    return out;
+  }
+
+  template <typename T>
+  T& At(int field, size_t row) {
+    return reinterpret_cast<T*>(buffers_[field].get())[row];
+  }
+
+  void RunChunk(const Chunk& c) {
+    int64_t ticket = 0;
+    if (!ordered_) ticket = ticket_.fetch_add(c.count, std::memory_order_relaxed);
+    int finished_block = -1;
+    int finished_count = 0;
+    for (int k = 0; k < c.count; ++k) {
+      int32_t id = c.ids[k];
+      int block = 0;
+      int slot;
+      if (ordered_) {
+        slot = states_[id].slot;
+      } else {
+        int64_t t = ticket + k;
+        block = static_cast<int>((t / opt_.batch_size) % num_blocks_);
+        slot = static_cast<int>(t % opt_.batch_size);
+      }
+      RunOne(id, block, slot);
+      if (!ordered_) {
+        if (block != finished_block && finished_count > 0) {
+          FinishBlockRows(finished_block, finished_count);
+          finished_count = 0;
+        }
+        finished_block = block;
+        ++finished_count;
+      }
+    }
+    if (ordered_) {
+      done_.fetch_add(c.count, std::memory_order_acq_rel);
+    } else if (finished_count > 0) {
+      FinishBlockRows(finished_block, finished_count);
+    }
+    if (waiting_.load(std::memory_order_seq_cst) && waiting_.exchange(false)) {
+      done_sem_.release();
+    }
+  }
+
+  void FinishBlockRows(int block, int n) {
+    block_done_[block].fetch_add(n, std::memory_order_acq_rel);
+  }
+
+  void RunOne(int32_t id, int block, int slot) {
+    EnvState& s = states_[id];
+    StepOutput out = OutputAt(block, slot);
+    size_t row = static_cast<size_t>(block) * block_cap_ + slot;
+    bool& truncated = At<bool>(layout_.truncated, row);
+    if (layout_.final_mask >= 0) At<bool>(layout_.final_mask, row) = false;
+    At<int32_t>(layout_.env_id, row) = id;
+    try {
+      bool reset = s.op == Op::kReset || s.force_reset ||
+                   (s.done && opt_.autoreset == AutoresetMode::kNextStep);
+      if (reset) {
+        DoReset(id, s, out, truncated, row);
+      } else {
+        EnvStep(id, actions_.get() + id * action_bytes_, s.rng, out);
+        ++s.elapsed;
+        truncated = opt_.max_episode_steps > 0 && s.elapsed >= opt_.max_episode_steps;
+        s.done = *out.terminated || truncated;
+        At<int32_t>(layout_.elapsed_step, row) = s.elapsed;
+        if (s.done && opt_.autoreset == AutoresetMode::kSameStep) {
+          CopyFinal(row);
+          float reward = *out.reward;
+          bool term = *out.terminated;
+          bool trunc = truncated;
+          DoReset(id, s, out, truncated, row);
+          *out.reward = reward;
+          *out.terminated = term;
+          truncated = trunc;
+        }
+      }
+    } catch (const std::exception& e) {
+      RecordError(id, e.what());
+      s.force_reset = true;
+      s.done = true;
+      *out.reward = 0.0f;
+      *out.terminated = false;
+      truncated = true;
+    }
+  }
+
+  void DoReset(int32_t id, EnvState& s, const StepOutput& out, bool& truncated, size_t row) {
+    if (s.reseed) {
+      s.rng.Seed(s.seed);
+      s.reseed = false;
+    }
+    s.force_reset = false;
+    EnvReset(id, s.rng, out);
+    s.elapsed = 0;
+    s.done = false;
+    *out.reward = 0.0f;
+    *out.terminated = false;
+    truncated = false;
+    At<int32_t>(layout_.elapsed_step, row) = 0;
+  }
+
+  void CopyFinal(size_t row) {
+    for (int i = 0; i < layout_.num_obs; ++i) {
+      size_t nb = fields_[i].NumBytes();
+      std::memcpy(buffers_[layout_.first_final_obs + i].get() + row * nb,
+                  buffers_[i].get() + row * nb, nb);
+    }
+    for (int i = 0; i < layout_.num_info; ++i) {
+      int f = layout_.first_info + i;
+      size_t nb = fields_[f].NumBytes();
+      std::memcpy(buffers_[layout_.first_final_info + i].get() + row * nb,
+                  buffers_[f].get() + row * nb, nb);
+    }
+    At<bool>(layout_.final_mask, row) = true;
+  }
+
+  void RecordError(int32_t id, const char* what) {
+    std::lock_guard<std::mutex> lock(error_mu_);
+    if (!has_error_.load(std::memory_order_relaxed)) {
+      error_msg_ = "env " + std::to_string(id) + " raised an error: " + what +
+                   " (its episode was ended; it resets on its next step)";
+      has_error_.store(true, std::memory_order_release);
+    }
+  }
+
+  EnvSpec spec_;
+  PoolOptions opt_;
+  bool ordered_ = true;
+  FieldLayout layout_;
+  std::vector<ArraySpec> fields_;
+  std::vector<std::unique_ptr<uint8_t[]>> buffers_;
+  int block_cap_ = 0;
+  int num_blocks_ = 1;
+  std::unique_ptr<std::atomic<int>[]> block_done_;
+  size_t action_bytes_ = 0;
+  std::unique_ptr<uint8_t[]> actions_;
+  std::vector<EnvState> states_;
+  std::vector<CallerState> caller_;
+  std::vector<int32_t> slot_env_;
+  std::vector<uint32_t> mark_;
+  uint32_t mark_epoch_ = 0;
+  std::unique_ptr<RingQueue<Chunk>> queue_;
+  std::counting_semaphore<> work_sem_{0};
+  std::counting_semaphore<> done_sem_{0};
+  alignas(64) std::atomic<bool> waiting_{false};
+  alignas(64) std::atomic<int64_t> done_{0};
+  alignas(64) std::atomic<int64_t> ticket_{0};
+  int64_t sent_ = 0;
+  int pending_ = 0;
+  int64_t recv_block_ = 0;
+  std::atomic<bool> stop_{false};
+  bool closed_ = false;
+  std::vector<std::thread> workers_;
+  std::function<void()> interrupt_check_;
+  std::mutex error_mu_;  // error path only
+  std::atomic<bool> has_error_{false};
+  std::string error_msg_;
+};
+
+// Binds a concrete env type to the pool.
+template <typename Env>
+class EnvPool final : public PoolBase {
+ public:
+  EnvPool(const Config& env_config, const PoolOptions& opt)
+      : PoolBase(Env::Spec(env_config), opt) {
+    for (int i = 0; i < options().num_envs; ++i) {
+      envs_.emplace_back(env_config);
+      // Envs that want to know their id (e.g. to misbehave selectively) get it.
+      if constexpr (requires(Env& e) { e.SetEnvId(0); }) envs_.back().SetEnvId(i);
+    }
+    StartWorkers();
+  }
+  ~EnvPool() override { Close(); }
+
+ protected:
+  void EnvReset(int env_id, Rng& rng, const StepOutput& out) override {
+    envs_[env_id].Reset(rng, out);
+  }
+  void EnvStep(int env_id, const void* action, Rng& rng, const StepOutput& out) override {
+    envs_[env_id].Step(action, rng, out);
+  }
+  std::vector<double> DoGetState(int env_id) override { return envs_[env_id].GetState(); }
+  void DoSetState(int env_id, const std::vector<double>& s) override {
+    envs_[env_id].SetState(s);
+  }
+  bool cheap() const override { return Env::kCheap; }
+
+ private:
+  std::deque<Env> envs_;
+};
+
+}  // namespace envpool_x

@@ -1,0 +1,76 @@
+"""envpool_x: many RL environments stepped in parallel by a C++ engine.
+
+Quick start::
+
+    import envpool_x
+    env = envpool_x.make_gymnasium("CartPole-v1", num_envs=64)
+    obs, info = env.reset()
+    obs, reward, terminated, truncated, info = env.step(actions)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from envpool_x.dm_env_wrapper import DmEnvPool
+from envpool_x.gymnasium_env import GymnasiumEnvPool
+from envpool_x.registration import list_all_envs, register
+from envpool_x.spec import EnvSpec, make_spec
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "DmEnvPool",
+    "EnvSpec",
+    "GymnasiumEnvPool",
+    "list_all_envs",
+    "make",
+    "make_dm",
+    "make_gym",
+    "make_gymnasium",
+    "make_spec",
+    "register",
+]
+
+ENV_TYPES = ("gymnasium", "gym", "dm")
+
+
+def make(task_id: str, env_type: str = "gymnasium", **config: Any) -> Any:
+    """Create a pool of ``config["num_envs"]`` envs of ``task_id``.
+
+    Args:
+        task_id: a registered id (``list_all_envs()``), e.g. ``"CartPole-v1"``.
+        env_type: ``"gymnasium"`` or ``"gym"`` (both the gymnasium vector API,
+            as EnvPool 1.x) or ``"dm"`` (dm_env API).
+        **config: num_envs, batch_size, num_threads, seed (int or one per
+            env), max_episode_steps, thread_affinity_offset, autoreset_mode
+            ("next_step", "same_step", "disabled") and the env's own keys.
+
+    Returns:
+        A :class:`GymnasiumEnvPool` or :class:`DmEnvPool`.
+
+    Raises:
+        KeyError: unknown task id or config key.
+        ValueError / TypeError: bad config values or env_type.
+    """
+    if env_type not in ENV_TYPES:
+        raise ValueError(f"env_type must be one of {ENV_TYPES}, got {env_type!r}")
+    spec = make_spec(task_id, **config)
+    if env_type == "dm":
+        return DmEnvPool(spec)
+    return GymnasiumEnvPool(spec)
+
+
+def make_gymnasium(task_id: str, **config: Any) -> GymnasiumEnvPool:
+    """``make(task_id, env_type="gymnasium", **config)``."""
+    return make(task_id, env_type="gymnasium", **config)  # type: ignore[no-any-return]
+
+
+def make_gym(task_id: str, **config: Any) -> GymnasiumEnvPool:
+    """``make(task_id, env_type="gym", **config)``: the gymnasium API, as EnvPool 1.x."""
+    return make(task_id, env_type="gym", **config)  # type: ignore[no-any-return]
+
+
+def make_dm(task_id: str, **config: Any) -> DmEnvPool:
+    """``make(task_id, env_type="dm", **config)``: the dm_env API."""
+    return make(task_id, env_type="dm", **config)  # type: ignore[no-any-return]

@@ -1,0 +1,148 @@
+"""Side-by-side throughput measurement, shared by the CLI and benchmarks/.
+
+Runners are measured interleaved (A B A B ...) so that a noisy neighbour on a
+shared machine slows every runner alike; the ratio is what we report.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import time
+import warnings
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+
+@dataclass
+class Runner:
+    """One thing to measure: ``run(n)`` performs about ``n`` env steps and
+    returns how many it did."""
+
+    name: str
+    run: Callable[[int], int]
+    close: Callable[[], None] = lambda: None
+    times: list[float] = field(default_factory=list)
+    steps: list[int] = field(default_factory=list)
+
+    @property
+    def steps_per_s(self) -> float:
+        """Median steps/s over rounds."""
+        rates = [s / t for s, t in zip(self.steps, self.times, strict=True) if t > 0]
+        return float(np.median(rates)) if rates else float("nan")
+
+
+def _actions(space: Any, n: int, count: int, seed: int = 0) -> list[np.ndarray]:
+    """Pre-drawn batches of random actions (drawing is not what we measure)."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for _ in range(count):
+        if hasattr(space, "n"):
+            out.append(rng.integers(0, int(space.n), size=n).astype(np.int32))
+        else:
+            low = np.broadcast_to(space.low, space.shape)
+            high = np.broadcast_to(space.high, space.shape)
+            out.append(rng.uniform(low, high, size=(n, *space.shape)).astype(np.float32))
+    return out
+
+
+def envpool_x_runner(
+    task: str, num_envs: int, batch_size: int, num_threads: int, name: str = "envpool_x"
+) -> Runner:
+    """Our pool, sync (batch_size == num_envs) or async (send/recv)."""
+    import envpool_x
+
+    env = envpool_x.make_gymnasium(
+        task, num_envs=num_envs, batch_size=batch_size, num_threads=num_threads
+    )
+    return _pool_runner(env, num_envs, batch_size, name)
+
+
+def envpool_runner(task: str, num_envs: int, batch_size: int, num_threads: int) -> Runner | None:
+    """EnvPool with the same config, or None when it is not installed."""
+    if importlib.util.find_spec("envpool") is None:
+        return None
+    import envpool
+
+    env = envpool.make_gymnasium(
+        task, num_envs=num_envs, batch_size=batch_size, num_threads=num_threads
+    )
+    return _pool_runner(env, num_envs, batch_size, "envpool")
+
+
+def _pool_runner(env: Any, num_envs: int, batch_size: int, name: str) -> Runner:
+    space = env.action_space
+    acts = _actions(space, batch_size, 64)
+    if batch_size == num_envs:
+        env.reset()
+
+        def run(n: int) -> int:
+            rounds = max(1, n // num_envs)
+            for i in range(rounds):
+                env.step(acts[i % 64])
+            return rounds * num_envs
+
+    else:
+        env.async_reset()
+
+        def run(n: int) -> int:
+            rounds = max(1, n // batch_size)
+            for i in range(rounds):
+                info = env.recv()[-1]
+                env.send(acts[i % 64], info["env_id"])
+            return rounds * batch_size
+
+    return Runner(name, run, env.close)
+
+
+def gymnasium_runner(task: str, num_envs: int, mode: str) -> Runner | None:
+    """gymnasium's vector env: mode "vector_entry_point", "sync" or "async"."""
+    import gymnasium
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            env = gymnasium.make_vec(task, num_envs=num_envs, vectorization_mode=mode)
+        except Exception:  # noqa: BLE001 - the peer lacks this mode for this task
+            return None
+    env.reset(seed=0)
+    acts = _actions(env.single_action_space, num_envs, 64)
+
+    def run(n: int) -> int:
+        rounds = max(1, n // num_envs)
+        for i in range(rounds):
+            env.step(acts[i % 64])
+        return rounds * num_envs
+
+    return Runner(f"gymnasium[{mode}]", run, env.close)
+
+
+def measure(
+    runners: list[Runner],
+    steps: int,
+    rounds: int = 5,
+    progress: bool = True,
+    min_seconds: float = 0.0,
+) -> None:
+    """Run every runner ``rounds`` times interleaved, ``steps`` env steps each
+    (scaled down per runner so that slow peers do not take forever)."""
+    from tqdm import tqdm
+
+    # Calibrate: how many steps each runner does in ~0.1 s.
+    budget: dict[str, int] = {}
+    for r in runners:
+        t0 = time.perf_counter()
+        done = r.run(1)
+        dt = max(time.perf_counter() - t0, 1e-6)
+        budget[r.name] = max(done, min(steps, int(done / dt * max(min_seconds, 0.05) * 10)))
+    total = sum(budget.values()) * rounds
+    with tqdm(total=total, unit="step", unit_scale=True, disable=not progress) as bar:
+        for _ in range(rounds):
+            for r in runners:
+                t0 = time.perf_counter()
+                done = r.run(budget[r.name])
+                r.times.append(time.perf_counter() - t0)
+                r.steps.append(done)
+                bar.update(done)

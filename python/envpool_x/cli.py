@@ -1,0 +1,102 @@
+"""The ``envpool-x`` command line: list, info, bench."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import sys
+from typing import Any
+
+
+def _cmd_list(args: argparse.Namespace) -> int:
+    from envpool_x.registration import envs_by_family
+
+    for family, ids in envs_by_family().items():
+        print(f"{family}:")
+        for task in ids:
+            print(f"  {task}")
+    return 0
+
+
+def _cmd_info(args: argparse.Namespace) -> int:
+    from envpool_x.spec import make_spec
+
+    spec = make_spec(args.task)
+    print(f"task: {spec.id}")
+    print(f"observation_space: {spec.observation_space}")
+    print(f"action_space: {spec.action_space}")
+    print(f"reward_threshold: {spec.reward_threshold}")
+    print("config (defaults):")
+    for key, value in spec.config_dict().items():
+        print(f"  {key} = {value!r}")
+    return 0
+
+
+def _cmd_bench(args: argparse.Namespace) -> int:
+    from envpool_x import bench
+
+    num_envs, threads = args.num_envs, args.num_threads
+    batch = args.batch_size or num_envs
+    runners: list[Any] = [bench.envpool_x_runner(args.task, num_envs, batch, threads)]
+    if not args.no_peers:
+        peer = bench.envpool_runner(args.task, num_envs, batch, threads)
+        if peer is not None:
+            runners.append(peer)
+        if batch == num_envs:
+            for mode in ("vector_entry_point", "sync"):
+                g = bench.gymnasium_runner(args.task, num_envs, mode)
+                if g is not None:
+                    runners.append(g)
+    print(
+        f"{args.task}: num_envs={num_envs} batch_size={batch} num_threads={threads} "
+        f"({'sync' if batch == num_envs else 'async'}), {os.cpu_count()} CPUs, "
+        f"{platform.processor() or platform.machine()}",
+        file=sys.stderr,
+    )
+    try:
+        bench.measure(runners, args.steps, rounds=args.rounds, progress=not args.quiet)
+    finally:
+        for r in runners:
+            r.close()
+    ours = runners[0].steps_per_s
+    print(f"{'runner':<32} {'steps/s':>14} {'envpool_x / runner':>20}")
+    for r in runners:
+        print(f"{r.name:<32} {r.steps_per_s:>14,.0f} {ours / r.steps_per_s:>19.2f}x")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of ``envpool-x``."""
+    parser = argparse.ArgumentParser(prog="envpool-x", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+    sub.add_parser("list", help="list task ids by family").set_defaults(func=_cmd_list)
+    info = sub.add_parser("info", help="spaces and default config of a task")
+    info.add_argument("task")
+    info.set_defaults(func=_cmd_info)
+    b = sub.add_parser("bench", help="measure steps/s, side by side with installed peers")
+    b.add_argument("task", nargs="?", default="CartPole-v1")
+    b.add_argument("--num-envs", type=int, default=4096)
+    b.add_argument("--batch-size", type=int, default=0, help="0: num_envs (sync)")
+    b.add_argument("--num-threads", type=int, default=0, help="0: one per core")
+    b.add_argument("--steps", type=int, default=2_000_000, help="env steps per round")
+    b.add_argument("--rounds", type=int, default=5)
+    b.add_argument("--no-peers", action="store_true", help="measure envpool_x only")
+    b.add_argument("--quiet", action="store_true", help="no progress bar")
+    b.set_defaults(func=_cmd_bench)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of ``envpool-x`` and ``python -m envpool_x``."""
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args.func(args))
+    except (KeyError, ValueError, TypeError) as e:
+        msg = e.args[0] if isinstance(e, KeyError) and e.args else e
+        print(f"envpool-x: error: {msg}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

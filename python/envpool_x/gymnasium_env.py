@@ -1,0 +1,126 @@
+"""The gymnasium front end: a ``gymnasium.vector.VectorEnv`` backed by the pool."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium.vector import AutoresetMode
+
+from envpool_x.pool import create_pool, reset_ids
+from envpool_x.spec import EnvSpec
+
+_MODES = {
+    "next_step": AutoresetMode.NEXT_STEP,
+    "same_step": AutoresetMode.SAME_STEP,
+    "disabled": AutoresetMode.DISABLED,
+}
+
+
+class GymnasiumEnvPool(gymnasium.vector.VectorEnv):  # type: ignore[misc]
+    """A batch of envs stepped by C++ worker threads, with the gymnasium API.
+
+    ``observation_space`` / ``action_space`` are the spaces of ONE env (as in
+    EnvPool); ``single_observation_space`` / ``single_action_space`` are the
+    same objects. Results of a full step come in env_id order; with
+    ``batch_size < num_envs`` use ``send`` / ``recv`` and ``info["env_id"]``.
+    """
+
+    def __init__(self, spec: EnvSpec) -> None:
+        self.spec = spec
+        self.config: dict[str, Any] = spec.config_dict()
+        self._pool = create_pool(spec)
+        self.num_envs = spec.config.num_envs
+        self.batch_size = spec.config.batch_size
+        self.single_observation_space = spec.observation_space
+        self.single_action_space = spec.action_space
+        self.observation_space = spec.observation_space
+        self.action_space = spec.action_space
+        self.metadata = {"autoreset_mode": _MODES[spec.config.autoreset_mode]}
+        self.render_mode = None
+        self.closed = False
+        self.is_vector_env = True
+        self._return_info = bool(spec.config.gym_reset_return_info)
+
+    def __len__(self) -> int:
+        return int(self.num_envs)
+
+    def reset(
+        self,
+        *,
+        seed: int | list[int] | None = None,
+        options: dict[str, Any] | None = None,
+        env_id: Any = None,
+    ) -> Any:
+        """Reset all envs, or those in ``env_id`` / ``options["reset_mask"]``.
+
+        ``seed`` (an int, or one int per env reset) re-seeds before resetting;
+        without it each env continues its own random stream.
+
+        Returns:
+            ``(obs, info)``, in the order of ``env_id`` (env order when None);
+            with ``batch_size < num_envs``, the first ``batch_size`` to finish.
+
+        Raises:
+            ValueError / TypeError / RuntimeError: bad ids, seeds or options,
+                an env with work in flight, or a closed env.
+        """
+        ids = reset_ids(self.num_envs, env_id, options)
+        obs, _, _, _, info = self._pool.reset(ids, seed)
+        return (obs, info) if self._return_info else obs
+
+    def step(self, actions: Any, env_id: Any = None) -> Any:
+        """Step all envs (or those in ``env_id``) with ``actions``, one row each.
+
+        Returns:
+            ``(obs, reward, terminated, truncated, info)`` with info["env_id"]
+            and info["elapsed_step"]; ``same_step`` mode adds ``final_obs``,
+            ``final_info`` and the masks ``_final_obs`` / ``_final_info``.
+
+        Raises:
+            ValueError: wrong action shape, action out of range or not finite,
+                bad env_id.
+            TypeError: wrong action dtype.
+            RuntimeError: env not reset, work already in flight, closed env,
+                or an exception raised inside an env (message names the env).
+        """
+        return self._pool.step(actions, env_id)
+
+    def async_reset(self, env_id: Any = None, seed: Any = None) -> None:
+        """Send a reset to all envs (or ``env_id``) without waiting; see :meth:`recv`."""
+        self._pool.send_reset(env_id, seed)
+
+    def send(self, actions: Any, env_id: Any = None) -> None:
+        """Send actions to envs without waiting (ids default to all envs)."""
+        self._pool.send_step(actions, env_id)
+
+    def recv(self) -> Any:
+        """Wait for the next batch; returns the same 5-tuple as :meth:`step`.
+
+        Raises:
+            RuntimeError: nothing (or less than ``batch_size``) in flight.
+            KeyboardInterrupt: Ctrl-C while waiting.
+        """
+        return self._pool.recv()
+
+    def close_extras(self, **kwargs: Any) -> None:
+        """Stop and join the worker threads."""
+        self._pool.close()
+
+    def close(self, **kwargs: Any) -> None:
+        """Close the env (idempotent); later calls raise RuntimeError."""
+        if getattr(self, "closed", True):
+            return
+        self.close_extras(**kwargs)
+        self.closed = True
+
+    def __repr__(self) -> str:
+        return f"GymnasiumEnvPool({self.spec.id}, num_envs={self.num_envs})"
+
+    def __getstate__(self) -> Any:
+        raise TypeError("envpool_x envs cannot be pickled; pickle the spec and re-make the env")
+
+    def get_state(self, env_id: int) -> np.ndarray:
+        """An env's simulator state (tests; only with no work in flight)."""
+        return np.asarray(self._pool.get_state(env_id))

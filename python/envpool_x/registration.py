@@ -1,0 +1,106 @@
+"""The task registry: task id -> C++ pool class and the task's defaults."""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+from typing import Any
+
+from envpool_x import _core
+
+
+@dataclass(frozen=True)
+class TaskEntry:
+    """One registered task: which C++ pool steps it and with which defaults."""
+
+    task_id: str
+    pool_name: str
+    family: str
+    max_episode_steps: int
+    reward_threshold: float | None = None
+    env_defaults: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def pool_class(self) -> Any:
+        """The pybind11 pool class of this task."""
+        return getattr(_core, self.pool_name)
+
+
+_REGISTRY: dict[str, TaskEntry] = {}
+
+
+def register(
+    task_id: str,
+    pool_name: str,
+    family: str,
+    max_episode_steps: int,
+    reward_threshold: float | None = None,
+    **env_defaults: Any,
+) -> None:
+    """Register a task.
+
+    Args:
+        task_id: the public id, such as ``"CartPole-v1"``.
+        pool_name: the name of the C++ pool class in ``envpool_x._core``.
+        family: the family shown by ``list_all_envs`` / ``envpool-x list``.
+        max_episode_steps: default time limit (truncation) of an episode.
+        reward_threshold: the score at which the task counts as solved.
+        **env_defaults: overrides of the env's own config defaults for this id.
+
+    Raises:
+        ValueError: if the id is already registered.
+        KeyError: if ``pool_name`` is not a pool of the extension module, or an
+            env default is not a key of that pool.
+    """
+    if task_id in _REGISTRY:
+        raise ValueError(f"task {task_id!r} is already registered")
+    if not hasattr(_core, pool_name):
+        raise KeyError(f"no C++ pool named {pool_name!r} in envpool_x._core")
+    valid = getattr(_core, pool_name).default_config()
+    for key in env_defaults:
+        if key not in valid:
+            raise KeyError(f"{pool_name} has no config key {key!r}; valid keys: {sorted(valid)}")
+    _REGISTRY[task_id] = TaskEntry(
+        task_id, pool_name, family, max_episode_steps, reward_threshold, dict(env_defaults)
+    )
+
+
+def lookup(task_id: str) -> TaskEntry:
+    """Return the entry of ``task_id``.
+
+    Raises:
+        KeyError: unknown id; the message suggests close matches.
+    """
+    try:
+        return _REGISTRY[task_id]
+    except KeyError:
+        close = difflib.get_close_matches(task_id, list(_REGISTRY), n=3, cutoff=0.5)
+        hint = f"; did you mean {', '.join(map(repr, close))}?" if close else ""
+        raise KeyError(
+            f"unknown task id {task_id!r}{hint} (envpool_x.list_all_envs() lists them all)"
+        ) from None
+
+
+def list_all_envs() -> list[str]:
+    """Return every registered task id, in registration order."""
+    return list(_REGISTRY)
+
+
+def envs_by_family() -> dict[str, list[str]]:
+    """Return the registered task ids grouped by family."""
+    out: dict[str, list[str]] = {}
+    for entry in _REGISTRY.values():
+        out.setdefault(entry.family, []).append(entry.task_id)
+    return out
+
+
+# ---- classic control (gymnasium 1.x ids, time limits and thresholds) --------
+register("CartPole-v0", "CartPole", "classic_control", 200, 195.0)
+register("CartPole-v1", "CartPole", "classic_control", 500, 475.0)
+register("Pendulum-v1", "Pendulum", "classic_control", 200)
+register("MountainCar-v0", "MountainCar", "classic_control", 200, -110.0)
+register("MountainCarContinuous-v0", "MountainCarContinuous", "classic_control", 999, 90.0)
+register("Acrobot-v1", "Acrobot", "classic_control", 500, -100.0)
+
+# ---- testing: an env that throws, stalls or emits NaN on request -----------
+register("FaultInjection-v0", "FaultInjection", "testing", 1000)

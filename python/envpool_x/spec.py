@@ -1,0 +1,206 @@
+"""Task specs: merged config, gymnasium spaces and dm_env specs of one task."""
+
+from __future__ import annotations
+
+import collections
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+
+from envpool_x.registration import TaskEntry, lookup
+
+# Pool keys every task accepts, with EnvPool's names and defaults.
+# max_episode_steps and reward_threshold come from the task.
+POOL_DEFAULTS: dict[str, Any] = {
+    "num_envs": 1,
+    "batch_size": 0,
+    "num_threads": 0,
+    "seed": 42,
+    "thread_affinity_offset": -1,
+    "autoreset_mode": "next_step",
+    "max_num_players": 1,
+    "gym_reset_return_info": True,
+}
+AUTORESET_MODES = ("next_step", "same_step", "disabled")
+
+
+def _int_key(config: dict[str, Any], key: str, minimum: int) -> int:
+    value = config[key]
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{key} must be an int, got {type(value).__name__}")
+    if value < minimum:
+        raise ValueError(f"{key} must be >= {minimum}, got {value}")
+    return int(value)
+
+
+def _seed_list(seed: Any, num_envs: int) -> list[int] | None:
+    """Per-env seeds when ``seed`` is a sequence; None when it is one int."""
+    if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
+        if not 0 <= int(seed) < 2**64:
+            raise ValueError(f"seed must be in [0, 2**64), got {seed}")
+        return None
+    if isinstance(seed, (str, bytes)) or not isinstance(seed, (Sequence, np.ndarray)):
+        raise TypeError(f"seed must be an int or a sequence of ints, got {type(seed).__name__}")
+    seeds = list(seed)
+    if len(seeds) != num_envs:
+        raise ValueError(f"seed list has {len(seeds)} entries but num_envs={num_envs}")
+    out = []
+    for s in seeds:
+        if isinstance(s, bool) or not isinstance(s, (int, np.integer)):
+            raise TypeError(f"seeds must be ints, got {type(s).__name__}")
+        if not 0 <= int(s) < 2**64:
+            raise ValueError(f"seed must be in [0, 2**64), got {s}")
+        out.append(int(s))
+    return out
+
+
+def _box(desc: dict[str, Any]) -> spaces.Box:
+    shape = tuple(desc["shape"])
+    dtype = np.dtype(desc["dtype"])
+
+    def bound(values: list[float], default: float) -> np.ndarray:
+        if not values:
+            return np.full(shape, default, dtype=np.float64)
+        if len(values) == 1:
+            return np.full(shape, values[0], dtype=np.float64)
+        return np.asarray(values, dtype=np.float64).reshape(shape)
+
+    low, high = bound(desc["low"], -np.inf), bound(desc["high"], np.inf)
+    if np.issubdtype(dtype, np.integer) or dtype == np.bool_:
+        info = np.iinfo(dtype) if dtype != np.bool_ else None
+        lo = np.clip(low, info.min, info.max) if info else low
+        hi = np.clip(high, info.min, info.max) if info else high
+        return spaces.Box(lo.astype(dtype), hi.astype(dtype), shape, dtype)
+    return spaces.Box(low.astype(dtype), high.astype(dtype), shape, dtype)
+
+
+class EnvSpec:
+    """Everything about a task for a given config, without building a pool.
+
+    Attributes:
+        id: the task id.
+        config: the merged config as a namedtuple (EnvPool's ``spec.config``).
+        observation_space / action_space: the spaces of ONE env.
+        reward_threshold: the score at which the task counts as solved, or None.
+    """
+
+    def __init__(self, task_id: str, **config: Any) -> None:
+        entry = lookup(task_id)
+        self.entry: TaskEntry = entry
+        self.id = task_id
+        pool_cls = entry.pool_class
+        env_defaults: dict[str, Any] = dict(pool_cls.default_config())
+        env_defaults.update(entry.env_defaults)
+        defaults = dict(POOL_DEFAULTS)
+        defaults["max_episode_steps"] = entry.max_episode_steps
+        defaults["reward_threshold"] = entry.reward_threshold
+        defaults.update(env_defaults)
+        unknown = sorted(set(config) - set(defaults) - {"env_seed"})
+        if unknown:
+            raise KeyError(
+                f"unknown config key(s) {unknown} for {task_id}; valid keys: {sorted(defaults)}"
+            )
+        merged = dict(defaults)
+        merged.update(config)
+        if "env_seed" in config:  # EnvPool's name for a per-env seed list
+            merged["seed"] = merged.pop("env_seed")
+        num_envs = _int_key(merged, "num_envs", 1)
+        batch_size = _int_key(merged, "batch_size", 0) or num_envs
+        if batch_size > num_envs:
+            raise ValueError(f"batch_size={batch_size} must not exceed num_envs={num_envs}")
+        merged["batch_size"] = batch_size
+        _int_key(merged, "num_threads", 0)
+        _int_key(merged, "max_episode_steps", 1)
+        if isinstance(merged["thread_affinity_offset"], bool) or not isinstance(
+            merged["thread_affinity_offset"], (int, np.integer)
+        ):
+            raise TypeError("thread_affinity_offset must be an int")
+        if merged["autoreset_mode"] not in AUTORESET_MODES:
+            raise ValueError(
+                f"autoreset_mode must be one of {AUTORESET_MODES}, got {merged['autoreset_mode']!r}"
+            )
+        if merged["max_num_players"] != 1:
+            raise ValueError("max_num_players must be 1: no multi-player tasks are registered yet")
+        self.env_seeds = _seed_list(merged["seed"], num_envs)
+        self._env_config = {k: merged[k] for k in env_defaults}
+        # Validates the env's own keys (types) in C++ and gives its fields.
+        self._desc = pool_cls.env_spec(self._env_config)
+        fields = list(merged)
+        self.config = collections.namedtuple("Config", fields)(**merged)  # type: ignore[misc]
+        self.reward_threshold = merged["reward_threshold"]
+        self.max_episode_steps: int = merged["max_episode_steps"]
+        obs = self._desc["obs"]
+        if len(obs) == 1 and obs[0]["name"] == "obs":
+            self.observation_space: spaces.Space[Any] = _box(obs[0])
+        else:
+            self.observation_space = spaces.Dict({o["name"]: _box(o) for o in obs})
+        act = self._desc["action"]
+        if act["discrete"]:
+            self.action_space: spaces.Space[Any] = spaces.Discrete(int(act["n"]))
+        else:
+            self.action_space = _box(act["box"])
+
+    @property
+    def env_config(self) -> dict[str, Any]:
+        """The env's own config keys (those the C++ env reads)."""
+        return dict(self._env_config)
+
+    def config_dict(self) -> dict[str, Any]:
+        """The merged config as a plain dict."""
+        return dict(self.config._asdict())
+
+    def observation_spec(self) -> Any:
+        """dm_env specs of one env's observation: a namedtuple of arrays."""
+        from dm_env import specs
+
+        names, values = [], []
+        for o in self._desc["obs"] + [
+            {"name": "env_id", "dtype": "int32", "shape": (), "low": [], "high": []},
+            {"name": "elapsed_step", "dtype": "int32", "shape": (), "low": [], "high": []},
+        ] + self._desc["info"]:
+            names.append(o["name"])
+            box = _box(o)
+            if np.isfinite(box.low).all() and np.isfinite(box.high).all():
+                values.append(specs.BoundedArray(box.shape, box.dtype, box.low, box.high, o["name"]))
+            else:
+                values.append(specs.Array(box.shape, box.dtype, o["name"]))
+        return observation_tuple(tuple(names))(*values)
+
+    def action_spec(self) -> Any:
+        """dm_env spec of one env's action."""
+        from dm_env import specs
+
+        if isinstance(self.action_space, spaces.Discrete):
+            return specs.DiscreteArray(int(self.action_space.n), np.int32, name="action")
+        box = self.action_space
+        assert isinstance(box, spaces.Box)
+        return specs.BoundedArray(box.shape, box.dtype, box.low, box.high, "action")
+
+    def __repr__(self) -> str:
+        return f"EnvSpec(id={self.id!r}, config={self.config})"
+
+
+_OBS_TUPLES: dict[tuple[str, ...], type] = {}
+
+
+def observation_tuple(names: tuple[str, ...]) -> type:
+    """A (cached) namedtuple class for dm_env observations with these fields."""
+    cls = _OBS_TUPLES.get(names)
+    if cls is None:
+        cls = collections.namedtuple("Observation", [n.replace("/", "_") for n in names])  # type: ignore[misc]
+        _OBS_TUPLES[names] = cls
+    return cls
+
+
+def make_spec(task_id: str, **config: Any) -> EnvSpec:
+    """Return the :class:`EnvSpec` of ``task_id`` with ``config`` applied.
+
+    Raises:
+        KeyError: unknown task id (with suggestions) or unknown config key
+            (with the list of valid keys).
+        ValueError / TypeError: a config value out of range or of the wrong type.
+    """
+    return EnvSpec(task_id, **config)
+

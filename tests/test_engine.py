@@ -1,0 +1,263 @@
+"""Engine semantics: ordering, partial steps, async, seeding, determinism, auto-reset."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from conftest import action_for
+
+import envpool_x
+from envpool_x.pool import create_pool
+from envpool_x.spec import make_spec
+
+
+def rollout(task, num_envs, steps_per_env, chunk_size=0, **config):
+    """Per-env trajectories (obs, reward, term, trunc per step) under any batch size.
+
+    Env i's k-th action is action_for(space, i, k), so the trajectories must
+    not depend on scheduling at all.
+    """
+    spec = make_spec(task, num_envs=num_envs, **config)
+    pool = create_pool(spec, chunk_size=chunk_size)
+    space = spec.action_space
+    traj = {i: [] for i in range(num_envs)}
+    count = np.zeros(num_envs, dtype=int)
+    batch = spec.config.batch_size
+    pool.send_reset(None, None)
+
+    def record(result):
+        obs, rew, term, trunc, info = result
+        for row, env_id in enumerate(info["env_id"]):
+            traj[env_id].append(
+                (obs[row].tobytes(), float(rew[row]), bool(term[row]), bool(trunc[row]))
+            )
+        return info["env_id"]
+
+    # Keep every env running until each has steps_per_env results after its
+    # reset; envs that are done early just run on (their actions are defined).
+    while min(len(t) for t in traj.values()) < steps_per_env + 1:
+        ids = record(pool.recv())
+        acts = np.stack([np.asarray(action_for(space, i, count[i])) for i in ids])
+        count[ids] += 1
+        pool.send_step(acts, np.asarray(ids))
+    pool.close()
+    return {i: t[: steps_per_env + 1] for i, t in traj.items()}
+
+
+@pytest.mark.parametrize("task", ["CartPole-v1", "Pendulum-v1", "Acrobot-v1"])
+def test_trajectories_identical_across_threads_and_batch_sizes(task):
+    num_envs = 8
+    ref = rollout(task, num_envs, 60, num_threads=1, seed=3, max_episode_steps=25)
+    for threads in (1, 2, 4):
+        for batch in (8, 5, 3, 1):
+            for chunk in (0, 1, 3):
+                got = rollout(
+                    task,
+                    num_envs,
+                    60,
+                    chunk_size=chunk,
+                    num_threads=threads,
+                    batch_size=batch,
+                    seed=3,
+                    max_episode_steps=25,
+                )
+                assert got == ref, (threads, batch, chunk)
+
+
+def test_sync_results_in_env_id_order():
+    env = envpool_x.make_gymnasium("CartPole-v1", num_envs=64, num_threads=2)
+    obs, info = env.reset()
+    np.testing.assert_array_equal(info["env_id"], np.arange(64))
+    for _ in range(20):
+        obs, rew, term, trunc, info = env.step(np.ones(64, dtype=np.int32))
+        np.testing.assert_array_equal(info["env_id"], np.arange(64))
+    assert obs.shape == (64, 4) and obs.dtype == np.float32
+    assert rew.dtype == np.float32 and term.dtype == np.bool_ and trunc.dtype == np.bool_
+    env.close()
+
+
+def test_partial_step_and_reset_follow_id_order():
+    env = envpool_x.make_gymnasium("CartPole-v1", num_envs=6, seed=1)
+    ref = envpool_x.make_gymnasium("CartPole-v1", num_envs=6, seed=1)
+    obs, _ = env.reset()
+    ref_obs, _ = ref.reset()
+    np.testing.assert_array_equal(obs, ref_obs)
+    ids = np.array([5, 2, 0])
+    obs, rew, term, trunc, info = env.step(np.array([1, 0, 1]), env_id=ids)
+    np.testing.assert_array_equal(info["env_id"], ids)
+    np.testing.assert_array_equal(info["elapsed_step"], [1, 1, 1])
+    full = np.zeros(6, dtype=np.int32)
+    full[ids] = [1, 0, 1]
+    ref_obs, *_ = ref.step(full)
+    np.testing.assert_array_equal(obs, ref_obs[ids])
+    # Untouched envs did not move: their next step is their first.
+    _, _, _, _, info = env.step(np.zeros(6, dtype=np.int32))
+    np.testing.assert_array_equal(info["elapsed_step"], [2, 1, 2, 1, 1, 2])
+    obs, info = env.reset(env_id=[3, 1])
+    np.testing.assert_array_equal(info["env_id"], [3, 1])
+    np.testing.assert_array_equal(info["elapsed_step"], [0, 0])
+    assert obs.shape == (2, 4)
+    env.close()
+    ref.close()
+
+
+def test_async_returns_first_finished_with_unique_ids():
+    env = envpool_x.make_gymnasium("CartPole-v1", num_envs=10, batch_size=4, num_threads=2)
+    env.async_reset()
+    seen = np.zeros(10, dtype=int)
+    sent = np.zeros(10, dtype=int)
+    sent[:] = 1
+    for _ in range(200):
+        obs, rew, term, trunc, info = env.recv()
+        ids = info["env_id"]
+        assert len(ids) == 4 and len(set(ids.tolist())) == 4
+        assert obs.shape == (4, 4)
+        seen[ids] += 1
+        # Every returned env was sent exactly once more than it was received.
+        assert (seen[ids] == sent[ids]).all()
+        env.send(np.zeros(4, dtype=np.int32), ids)
+        sent[ids] += 1
+    # In flight: 10 envs, the rest of the results are still owed.
+    assert (sent - seen).sum() == 10
+    env.close()
+
+
+def test_reset_in_async_mode_returns_batch_size():
+    env = envpool_x.make_gymnasium("CartPole-v1", num_envs=6, batch_size=2)
+    obs, info = env.reset()
+    assert obs.shape == (2, 4)
+    env.close()
+
+
+def test_seed_reproduces_and_is_per_env():
+    a = envpool_x.make_gymnasium("CartPole-v1", num_envs=4, seed=7)
+    b = envpool_x.make_gymnasium("CartPole-v1", num_envs=8, seed=7)
+    c = envpool_x.make_gymnasium("CartPole-v1", num_envs=4, seed=8)
+    oa, _ = a.reset()
+    ob, _ = b.reset()
+    oc, _ = c.reset()
+    # Env i is seeded from (seed, i) only: the pool size does not matter.
+    np.testing.assert_array_equal(oa, ob[:4])
+    assert not np.array_equal(oa, oc)
+    assert len({row.tobytes() for row in oa}) == 4
+    # reset(seed=...) re-seeds: same as a fresh pool with that seed.
+    oc2, _ = a.reset(seed=8)
+    np.testing.assert_array_equal(oc2, oc)
+    # Without a seed the stream continues: a new initial state.
+    oa2, _ = a.reset()
+    assert not np.array_equal(oa2, oc2)
+    # A seed list gives each env its own seed; equal seeds, equal envs.
+    d = envpool_x.make_gymnasium("CartPole-v1", num_envs=3, seed=[5, 5, 6])
+    od, _ = d.reset()
+    np.testing.assert_array_equal(od[0], od[1])
+    assert not np.array_equal(od[0], od[2])
+    od2, _ = d.reset(seed=[6, 6, 6], env_id=[0, 1, 2])
+    np.testing.assert_array_equal(od2[0], od[2])
+    for e in (a, b, c, d):
+        e.close()
+
+
+def test_max_episode_steps_defaults_and_truncation():
+    assert make_spec("CartPole-v0").config.max_episode_steps == 200
+    assert make_spec("CartPole-v1").config.max_episode_steps == 500
+    env = envpool_x.make_gymnasium("Pendulum-v1", num_envs=2, max_episode_steps=5)
+    env.reset()
+    for k in range(1, 6):
+        _, _, term, trunc, info = env.step(np.zeros((2, 1), dtype=np.float32))
+        np.testing.assert_array_equal(info["elapsed_step"], [k, k])
+        assert not term.any()
+        assert trunc.all() == (k == 5)
+    env.close()
+
+
+def test_next_step_autoreset_ignores_action_and_resets():
+    kw = dict(num_envs=2, seed=0, max_episode_steps=3)
+    a = envpool_x.make_gymnasium("CartPole-v1", **kw)
+    b = envpool_x.make_gymnasium("CartPole-v1", **kw)
+    a.reset()
+    b.reset()
+    for _ in range(3):
+        oa, ra, ta, tra, ia = a.step(np.array([0, 1]))
+        ob, *_ = b.step(np.array([0, 1]))
+    assert tra.all()
+    # Different actions on the reset step: identical results (action ignored).
+    oa, ra, ta, tra, ia = a.step(np.array([0, 0]))
+    ob, rb, tb, trb, ib = b.step(np.array([1, 1]))
+    np.testing.assert_array_equal(oa, ob)
+    np.testing.assert_array_equal(ia["elapsed_step"], [0, 0])
+    np.testing.assert_array_equal(ra, [0, 0])
+    assert not ta.any() and not tra.any()
+    a.close()
+    b.close()
+
+
+def test_same_step_autoreset_returns_final_obs():
+    kw = dict(num_envs=3, seed=0, max_episode_steps=4)
+    nxt = envpool_x.make_gymnasium("CartPole-v1", autoreset_mode="next_step", **kw)
+    same = envpool_x.make_gymnasium("CartPole-v1", autoreset_mode="same_step", **kw)
+    assert same.metadata["autoreset_mode"].name == "SAME_STEP"
+    nxt.reset()
+    same.reset()
+    acts = np.array([1, 0, 1])
+    for k in range(1, 5):
+        on, rn, tn, trn, _ = nxt.step(acts)
+        os_, rs, ts, trs, info = same.step(acts)
+        np.testing.assert_array_equal(rn, rs)
+        np.testing.assert_array_equal(tn | trn, ts | trs)
+        if k < 4:
+            np.testing.assert_array_equal(on, os_)
+            assert not info["_final_obs"].any()
+    # Step 4 ended every episode (time limit): final_obs is the terminal obs.
+    assert info["_final_obs"].all() and info["_final_info"].all()
+    np.testing.assert_array_equal(info["final_obs"], on)
+    np.testing.assert_array_equal(info["final_info"]["elapsed_step"], [4, 4, 4])
+    np.testing.assert_array_equal(info["elapsed_step"], [0, 0, 0])
+    # The returned obs is the new episode's first obs, as next_step's reset gives it.
+    on_reset, *_ = nxt.step(acts)
+    np.testing.assert_array_equal(os_, on_reset)
+    nxt.close()
+    same.close()
+
+
+def test_disabled_autoreset_requires_explicit_reset():
+    env = envpool_x.make_gymnasium(
+        "CartPole-v1", num_envs=2, max_episode_steps=2, autoreset_mode="disabled"
+    )
+    env.reset()
+    env.step(np.array([0, 0]))
+    _, _, _, trunc, _ = env.step(np.array([0, 0]))
+    assert trunc.all()
+    with pytest.raises(RuntimeError, match="autoreset_mode='disabled'"):
+        env.step(np.array([0, 0]))
+    obs, info = env.reset(options={"reset_mask": np.array([True, False])})
+    np.testing.assert_array_equal(info["env_id"], [0])
+    with pytest.raises(RuntimeError, match="env 1 finished"):
+        env.step(np.array([0, 0]))
+    _, _, _, _, info = env.step(np.array([1]), env_id=[0])
+    np.testing.assert_array_equal(info["elapsed_step"], [1])
+    env.close()
+
+
+def test_thread_options():
+    env = envpool_x.make_gymnasium(
+        "CartPole-v1", num_envs=16, num_threads=0, thread_affinity_offset=0
+    )
+    assert env._pool.num_threads >= 1
+    env.reset()
+    env.step(np.zeros(16, dtype=np.int32))
+    env.close()
+
+
+def test_error_inside_env_reaches_caller_and_pool_recovers():
+    env = envpool_x.make_gymnasium(
+        "FaultInjection-v0", num_envs=4, fault_env_id=2, throw_at_step=3
+    )
+    env.reset()
+    env.step(np.zeros(4, dtype=np.int32))
+    env.step(np.zeros(4, dtype=np.int32))
+    with pytest.raises(RuntimeError, match="env 2 raised an error: injected fault at step 3"):
+        env.step(np.zeros(4, dtype=np.int32))
+    # The pool still works; env 2 starts a new episode on its next step.
+    _, _, _, _, info = env.step(np.zeros(4, dtype=np.int32))
+    np.testing.assert_array_equal(info["elapsed_step"], [4, 4, 0, 4])
+    env.close()
