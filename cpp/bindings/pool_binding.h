@@ -97,6 +97,16 @@ inline Config ConfigFromDict(const Config& defaults, const py::dict& overrides) 
 class PyPool {
  public:
   explicit PyPool(std::unique_ptr<PoolBase> pool) : pool_(std::move(pool)) {
+    // Python objects made once: building dtypes and key strings on every
+    // step costs more than stepping a small batch.
+    for (const ArraySpec& f : pool_->fields()) {
+      dtypes_.push_back(ToNumpy(f.dtype));
+      std::string name = f.name;
+      size_t slash = name.find('/');
+      if (slash != std::string::npos) name = name.substr(slash + 1);
+      names_.push_back(py::str(name));
+      mask_names_.push_back(py::str("_" + name));
+    }
     pool_->set_interrupt_check([] {
       py::gil_scoped_acquire gil;
       if (PyErr_CheckSignals() != 0) throw py::error_already_set();
@@ -140,9 +150,11 @@ class PyPool {
     auto ids = Ids(env_id);
     pool_->CheckIdle(ids, true);
     StoreActions(action, ids);
-    {
+    if (ids.size() <= PoolBase::kInlineCheapEnvs) {
+      pool_->SendStepForRecv(ids);  // may run inline: too short to drop the GIL for
+    } else {
       py::gil_scoped_release nogil;
-      pool_->SendStep(ids);
+      pool_->SendStepForRecv(ids);
     }
     return RecvLocked();
   }
@@ -257,15 +269,15 @@ class PyPool {
     }
     char kind = arr.dtype().kind();
     int64_t n = static_cast<int64_t>(ids.size());
-    std::string dt = py::str(arr.dtype());
+    auto dt = [&arr] { return std::string(py::str(arr.dtype())); };
     std::vector<int64_t> expected{n};
     if (a.discrete) {
       if (kind != 'i' && kind != 'u') {
-        throw TypeError("discrete actions must be integers, got dtype " + dt);
+        throw TypeError("discrete actions must be integers, got dtype " + dt());
       }
     } else {
       if (kind != 'f' && kind != 'i' && kind != 'u') {
-        throw TypeError("continuous actions must be real numbers, got dtype " + dt);
+        throw TypeError("continuous actions must be real numbers, got dtype " + dt());
       }
       for (int64_t d : a.box.shape) expected.push_back(d);
     }
@@ -308,7 +320,7 @@ class PyPool {
     const ArraySpec& f = pool_->fields()[field];
     std::vector<py::ssize_t> shape{b.count};
     for (int64_t d : f.shape) shape.push_back(d);
-    py::array out(ToNumpy(f.dtype), shape);
+    py::array out(dtypes_[field], shape);
     std::memcpy(out.mutable_data(), b.data[field], f.NumBytes() * b.count);
     return out;
   }
@@ -326,12 +338,12 @@ class PyPool {
       obs = Column(b, 0);
     } else {
       py::dict d;
-      for (int i = 0; i < L.num_obs; ++i) d[py::str(fields[i].name)] = Column(b, i);
+      for (int i = 0; i < L.num_obs; ++i) d[names_[i]] = Column(b, i);
       obs = d;
     }
     py::dict info;
     for (int i = 0; i < L.num_info; ++i) {
-      info[py::str(fields[L.first_info + i].name)] = Column(b, L.first_info + i);
+      info[names_[L.first_info + i]] = Column(b, L.first_info + i);
     }
     if (L.final_mask >= 0) {
       py::array mask = Column(b, L.final_mask);
@@ -340,15 +352,14 @@ class PyPool {
       } else {
         py::dict d;
         for (int i = 0; i < L.num_obs; ++i) {
-          d[py::str(fields[i].name)] = Column(b, L.first_final_obs + i);
+          d[names_[i]] = Column(b, L.first_final_obs + i);
         }
         info["final_obs"] = d;
       }
       py::dict fi;
       for (int i = 0; i < L.num_info; ++i) {
-        std::string name = fields[L.first_info + i].name;
-        fi[py::str(name)] = Column(b, L.first_final_info + i);
-        fi[py::str("_" + name)] = mask;
+        fi[names_[L.first_info + i]] = Column(b, L.first_final_info + i);
+        fi[mask_names_[L.first_info + i]] = mask;
       }
       info["final_info"] = fi;
       info["_final_obs"] = mask;
@@ -360,7 +371,48 @@ class PyPool {
 
   std::unique_ptr<PoolBase> pool_;
   std::atomic<bool> busy_{false};
+  std::vector<py::dtype> dtypes_;  // per field
+  std::vector<py::str> names_;     // per field, without the "final_obs/" prefix
+  std::vector<py::str> mask_names_;
 };
+
+// The raw single-thread rate of Env: a plain loop, resets on episode end
+// (terminated only: no time limit), fixed alternating actions.
+template <typename Env>
+double RawLoopSeconds(const Config& cfg, int num_envs, int64_t steps, uint64_t seed) {
+  EnvSpec spec = Env::Spec(cfg);
+  std::deque<Env> envs;
+  std::vector<Rng> rngs;
+  std::vector<std::vector<uint8_t>> obs(spec.obs.size());
+  for (int i = 0; i < num_envs; ++i) {
+    envs.emplace_back(cfg);
+    rngs.emplace_back(DeriveEnvSeed(seed, i));
+  }
+  for (size_t f = 0; f < spec.obs.size(); ++f) obs[f].resize(spec.obs[f].NumBytes());
+  std::vector<std::vector<uint8_t>> info(spec.info.size());
+  for (size_t f = 0; f < spec.info.size(); ++f) info[f].resize(spec.info[f].NumBytes());
+  float reward = 0;
+  bool terminated = false;
+  StepOutput out;
+  for (size_t f = 0; f < obs.size(); ++f) out.obs[f] = obs[f].data();
+  for (size_t f = 0; f < info.size(); ++f) out.info[f] = info[f].data();
+  out.reward = &reward;
+  out.terminated = &terminated;
+  std::vector<float> box(spec.action.NumElements(), 0.0f);
+  for (int i = 0; i < num_envs; ++i) envs[i].Reset(rngs[i], out);
+  auto t0 = std::chrono::steady_clock::now();
+  int64_t done = 0;
+  while (done < steps) {
+    for (int i = 0; i < num_envs && done < steps; ++i, ++done) {
+      int32_t discrete = static_cast<int32_t>(done & 1) % std::max<int64_t>(spec.action.n, 1);
+      const void* a = spec.action.discrete ? static_cast<const void*>(&discrete)
+                                           : static_cast<const void*>(box.data());
+      envs[i].Step(a, rngs[i], out);
+      if (terminated) envs[i].Reset(rngs[i], out);
+    }
+  }
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
 
 // pybind11 needs one C++ type per Python class.
 template <typename Env>
@@ -399,6 +451,16 @@ void BindEnv(py::module_& m, const char* name) {
                   [](const py::dict& cfg) {
                     return EnvSpecToDict(Env::Spec(ConfigFromDict(Env::DefaultConfig(), cfg)));
                   })
+      .def_static(
+          "raw_loop",
+          [](const py::dict& cfg, int num_envs, int64_t steps, uint64_t seed) {
+            py::gil_scoped_release nogil;
+            return RawLoopSeconds<Env>(ConfigFromDict(Env::DefaultConfig(), cfg), num_envs,
+                                       steps, seed);
+          },
+          py::arg("env_config"), py::arg("num_envs"), py::arg("steps"), py::arg("seed") = 0,
+          "Seconds one thread takes for `steps` env steps round-robin over num_envs envs "
+          "in a plain C++ loop (no pool): the raw rate benchmarks compare against.")
       .def_property_readonly("fields", [](P& p) { return p.Fields(); })
       .def_property_readonly("num_threads", [](P& p) { return p.pool().options().num_threads; })
       .def_property_readonly("pending", [](P& p) { return p.pool().pending(); })

@@ -25,8 +25,9 @@ constexpr int kMaxFields = 16;
 
 // Where one env writes its result: this env's row of every output field.
 struct StepOutput {
-  std::array<uint8_t*, kMaxFields> obs{};   // in EnvSpec::obs order
-  std::array<uint8_t*, kMaxFields> info{};  // in EnvSpec::info order
+  // Left uninitialised on purpose: the pool fills the entries the env has.
+  std::array<uint8_t*, kMaxFields> obs;   // in EnvSpec::obs order
+  std::array<uint8_t*, kMaxFields> info;  // in EnvSpec::info order
   float* reward = nullptr;
   bool* terminated = nullptr;
 

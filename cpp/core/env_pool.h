@@ -80,6 +80,8 @@ struct Batch {
 class PoolBase {
  public:
   static constexpr int kMaxChunk = 32;
+  // Sync steps of at most this many cheap envs run on the calling thread.
+  static constexpr size_t kInlineCheapEnvs = 128;
 
   PoolBase(const EnvSpec& spec, const PoolOptions& opt) : spec_(spec), opt_(opt) {
     if (opt_.num_envs < 1) {
@@ -102,8 +104,9 @@ class PoolBase {
       throw ValueError("need one seed per env: got " + std::to_string(opt_.env_seeds.size()) +
                        " seeds for num_envs=" + std::to_string(opt_.num_envs));
     }
-    if (static_cast<int>(spec_.obs.size() + spec_.info.size()) * 2 + 8 > 64) {
-      throw ValueError("too many observation/info fields");
+    if (spec_.obs.size() > kMaxFields || spec_.info.size() > kMaxFields) {
+      throw ValueError("an env may declare at most " + std::to_string(kMaxFields) +
+                       " observation and " + std::to_string(kMaxFields) + " info fields");
     }
     ordered_ = opt_.batch_size == opt_.num_envs;
     BuildLayout();
@@ -111,6 +114,8 @@ class PoolBase {
     num_blocks_ = ordered_ ? 1 : (opt_.num_envs + opt_.batch_size - 1) / opt_.batch_size + 1;
     for (const ArraySpec& f : fields_) {
       buffers_.emplace_back(new uint8_t[f.NumBytes() * block_cap_ * num_blocks_]());
+      base_.push_back(buffers_.back().get());
+      row_bytes_.push_back(f.NumBytes());
     }
     block_done_ = std::make_unique<std::atomic<int>[]>(num_blocks_);
     for (int b = 0; b < num_blocks_; ++b) block_done_[b].store(0);
@@ -223,7 +228,14 @@ class PoolBase {
   }
 
   // Sends a step to `ids` (actions must have been stored).
-  void SendStep(const std::vector<int32_t>& ids) { Dispatch(ids, Op::kStep, nullptr); }
+  void SendStep(const std::vector<int32_t>& ids) { Dispatch(ids, Op::kStep, nullptr, false); }
+
+  // A step whose result the caller waits for at once (sync `step`): a small
+  // batch of cheap envs runs right here, because waking a worker costs more
+  // than the steps themselves.
+  void SendStepForRecv(const std::vector<int32_t>& ids) {
+    Dispatch(ids, Op::kStep, nullptr, ordered_ && cheap() && ids.size() <= kInlineCheapEnvs);
+  }
 
   // Sends a reset to `ids`; `seeds` (optional) re-seeds env ids[k] with seeds[k].
   void SendReset(const std::vector<int32_t>& ids, const std::vector<uint64_t>* seeds) {
@@ -231,7 +243,7 @@ class PoolBase {
       throw ValueError("got " + std::to_string(seeds->size()) + " seeds for " +
                        std::to_string(ids.size()) + " envs");
     }
-    Dispatch(ids, Op::kReset, seeds);
+    Dispatch(ids, Op::kReset, seeds, false);
   }
 
   int pending() const { return pending_; }
@@ -426,7 +438,8 @@ class PoolBase {
     return static_cast<int>(std::clamp<size_t>(per, 1, kMaxChunk));
   }
 
-  void Dispatch(const std::vector<int32_t>& ids, Op op, const std::vector<uint64_t>* seeds) {
+  void Dispatch(const std::vector<int32_t>& ids, Op op, const std::vector<uint64_t>* seeds,
+                bool run_inline) {
     CheckOpen();
     for (size_t k = 0; k < ids.size(); ++k) {
       int32_t id = ids[k];
@@ -449,6 +462,11 @@ class PoolBase {
     }
     pending_ += static_cast<int>(ids.size());
     sent_ += static_cast<int64_t>(ids.size());
+    if (run_inline) {
+      for (int32_t id : ids) RunOne(id, 0, states_[id].slot);
+      done_.fetch_add(static_cast<int64_t>(ids.size()), std::memory_order_acq_rel);
+      return;
+    }
     int chunk = ChunkSize(ids.size());
     int64_t nchunks = 0;
     for (size_t start = 0; start < ids.size(); start += chunk) {
@@ -501,24 +519,22 @@ class PoolBase {
     }
   }
 
-  StepOutput OutputAt(int block, int slot) {
-    StepOutput out;
-    size_t row = static_cast<size_t>(block) * block_cap_ + slot;
-    for (int i = 0; i < layout_.num_obs; ++i) {
-      out.obs[i] = buffers_[i].get() + row * fields_[i].NumBytes();
+  // This env's row of every field the env writes (only those: the arrays
+  // are not cleared, so the per-env cost stays a handful of adds).
+  void OutputAt(size_t row, StepOutput* out) {
+    for (int i = 0; i < layout_.num_obs; ++i) out->obs[i] = base_[i] + row * row_bytes_[i];
+    int num_extra = layout_.num_info - 2;
+    for (int i = 0; i < num_extra; ++i) {
+      int f = layout_.first_info + 2 + i;
+      out->info[i] = base_[f] + row * row_bytes_[f];
     }
-    for (size_t i = 0; i < spec_.info.size(); ++i) {
-      int f = layout_.first_info + 2 + static_cast<int>(i);
-      out.info[i] = buffers_[f].get() + row * fields_[f].NumBytes();
-    }
-    out.reward = reinterpret_cast<float*>(buffers_[layout_.reward].get()) + row;
-    out.terminated = reinterpret_cast<bool*>(buffers_[layout_.terminated].get()) + row;
-    return out;
+    out->reward = reinterpret_cast<float*>(base_[layout_.reward]) + row;
+    out->terminated = reinterpret_cast<bool*>(base_[layout_.terminated]) + row;
   }
 
   template <typename T>
   T& At(int field, size_t row) {
-    return reinterpret_cast<T*>(buffers_[field].get())[row];
+    return reinterpret_cast<T*>(base_[field])[row];
   }
 
   void RunChunk(const Chunk& c) {
@@ -563,8 +579,9 @@ class PoolBase {
 
   void RunOne(int32_t id, int block, int slot) {
     EnvState& s = states_[id];
-    StepOutput out = OutputAt(block, slot);
     size_t row = static_cast<size_t>(block) * block_cap_ + slot;
+    StepOutput out;
+    OutputAt(row, &out);
     bool& truncated = At<bool>(layout_.truncated, row);
     if (layout_.final_mask >= 0) At<bool>(layout_.final_mask, row) = false;
     At<int32_t>(layout_.env_id, row) = id;
@@ -645,6 +662,8 @@ class PoolBase {
   FieldLayout layout_;
   std::vector<ArraySpec> fields_;
   std::vector<std::unique_ptr<uint8_t[]>> buffers_;
+  std::vector<uint8_t*> base_;     // buffers_[f].get()
+  std::vector<size_t> row_bytes_;  // fields_[f].NumBytes()
   int block_cap_ = 0;
   int num_blocks_ = 1;
   std::unique_ptr<std::atomic<int>[]> block_done_;

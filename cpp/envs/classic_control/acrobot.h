@@ -38,9 +38,7 @@ struct AcrobotParams {
 // gymnasium's operation order. Squares of the velocities and of d2 are numpy
 // `** 2` (libm pow); squares of the constants are exact.
 template <typename T>
-ENVPOOL_X_HD inline void AcrobotDerivatives(const T* s, T a,
-                                            const AcrobotParams<T>& p,
-                                            T* dsdt) {
+ENVPOOL_X_HD inline void AcrobotDerivatives(const T* s, T a, const AcrobotParams<T>& p, T* dsdt) {
   const T m1 = p.link_mass_1;
   const T m2 = p.link_mass_2;
   const T l1 = p.link_length_1;
@@ -55,18 +53,14 @@ ENVPOOL_X_HD inline void AcrobotDerivatives(const T* s, T a,
   const T dtheta2 = s[3];
   const T cos_theta2 = std::cos(theta2);
   const T sin_theta2 = std::sin(theta2);
-  const T d1 = m1 * (lc1 * lc1) +
-               m2 * (l1 * l1 + lc2 * lc2 + 2 * l1 * lc2 * cos_theta2) + I1 +
-               I2;
+  const T d1 = m1 * (lc1 * lc1) + m2 * (l1 * l1 + lc2 * lc2 + 2 * l1 * lc2 * cos_theta2) + I1 + I2;
   const T d2 = m2 * (lc2 * lc2 + l1 * lc2 * cos_theta2) + I2;
   const T phi2 = m2 * lc2 * g * std::cos(theta1 + theta2 - T(kPi) / T(2.0));
   const T phi1 = -m2 * l1 * lc2 * NumpySquare(dtheta2) * sin_theta2 -
                  2 * m2 * l1 * lc2 * dtheta2 * dtheta1 * sin_theta2 +
-                 (m1 * lc1 + m2 * l1) * g * std::cos(theta1 - T(kPi) / 2) +
-                 phi2;
+                 (m1 * lc1 + m2 * l1) * g * std::cos(theta1 - T(kPi) / 2) + phi2;
   const T ddtheta2 =
-      (a + d2 / d1 * phi1 -
-       m2 * l1 * lc2 * NumpySquare(dtheta1) * sin_theta2 - phi2) /
+      (a + d2 / d1 * phi1 - m2 * l1 * lc2 * NumpySquare(dtheta1) * sin_theta2 - phi2) /
       (m2 * (lc2 * lc2) + I2 - NumpySquare(d2) / d1);
   const T ddtheta1 = -(d2 * ddtheta2 + phi1) / d1;
   dsdt[0] = dtheta1;
@@ -102,8 +96,7 @@ ENVPOOL_X_HD inline void AcrobotResetState(Rng& rng, AcrobotState<T>& s) {
 }
 
 template <typename T>
-ENVPOOL_X_HD inline void AcrobotObservation(const AcrobotState<T>& s,
-                                            float* obs) {
+ENVPOOL_X_HD inline void AcrobotObservation(const AcrobotState<T>& s, float* obs) {
   obs[0] = static_cast<float>(std::cos(s.theta1));
   obs[1] = static_cast<float>(std::sin(s.theta1));
   obs[2] = static_cast<float>(std::cos(s.theta2));
@@ -113,8 +106,7 @@ ENVPOOL_X_HD inline void AcrobotObservation(const AcrobotState<T>& s,
 }
 
 template <typename T>
-ENVPOOL_X_HD inline void AcrobotDynamics(AcrobotState<T>& s, int action,
-                                         const AcrobotParams<T>& p,
+ENVPOOL_X_HD inline void AcrobotDynamics(AcrobotState<T>& s, int action, const AcrobotParams<T>& p,
                                          bool* terminated, T* reward) {
   const T torque = static_cast<T>(action - 1);  // AVAIL_TORQUE = [-1, 0, +1]
   // One classic RK4 step over [0, dt], elementwise like gymnasium's rk4().
@@ -137,8 +129,7 @@ ENVPOOL_X_HD inline void AcrobotDynamics(AcrobotState<T>& s, int action,
   s.theta2 = AcrobotWrap(y[1], T(-kPi), T(kPi));
   s.dtheta1 = AcrobotBound(y[2], -p.max_vel_1, p.max_vel_1);
   s.dtheta2 = AcrobotBound(y[3], -p.max_vel_2, p.max_vel_2);
-  const bool done =
-      -std::cos(s.theta1) - std::cos(s.theta2 + s.theta1) > T(1.0);
+  const bool done = -std::cos(s.theta1) - std::cos(s.theta2 + s.theta1) > T(1.0);
   *terminated = done;
   *reward = done ? T(0) : T(-1);
 }
@@ -176,8 +167,7 @@ class Acrobot {
 
   void Step(const void* action, Rng& /*rng*/, const StepOutput& out) {
     double reward = 0.0;
-    AcrobotDynamics(state_, DiscreteAction(action), params_, out.terminated,
-                    &reward);
+    AcrobotDynamics(state_, DiscreteAction(action), params_, out.terminated, &reward);
     *out.reward = static_cast<float>(reward);
     AcrobotObservation(state_, out.Obs<float>());
   }

@@ -44,8 +44,7 @@ ENVPOOL_X_HD inline void CartPoleResetState(Rng& rng, CartPoleState<T>& s) {
 }
 
 template <typename T>
-ENVPOOL_X_HD inline void CartPoleObservation(const CartPoleState<T>& s,
-                                             float* obs) {
+ENVPOOL_X_HD inline void CartPoleObservation(const CartPoleState<T>& s, float* obs) {
   obs[0] = static_cast<float>(s.x);
   obs[1] = static_cast<float>(s.x_dot);
   obs[2] = static_cast<float>(s.theta);
@@ -56,28 +55,23 @@ ENVPOOL_X_HD inline void CartPoleObservation(const CartPoleState<T>& s,
 // float64 results are identical (np.square is a plain multiplication).
 template <typename T>
 ENVPOOL_X_HD inline void CartPoleDynamics(CartPoleState<T>& s, int action,
-                                          const CartPoleParams<T>& p,
-                                          bool* terminated, T* reward) {
+                                          const CartPoleParams<T>& p, bool* terminated, T* reward) {
   const T force = action == 1 ? p.force_mag : -p.force_mag;
   const T costheta = std::cos(s.theta);
   const T sintheta = std::sin(s.theta);
   const T temp =
-      (force + p.polemass_length * (s.theta_dot * s.theta_dot) * sintheta) /
-      p.total_mass;
+      (force + p.polemass_length * (s.theta_dot * s.theta_dot) * sintheta) / p.total_mass;
   const T thetaacc =
       (p.gravity * sintheta - costheta * temp) /
-      (p.length * (T(4.0) / T(3.0) -
-                   p.masspole * (costheta * costheta) / p.total_mass));
-  const T xacc =
-      temp - p.polemass_length * thetaacc * costheta / p.total_mass;
+      (p.length * (T(4.0) / T(3.0) - p.masspole * (costheta * costheta) / p.total_mass));
+  const T xacc = temp - p.polemass_length * thetaacc * costheta / p.total_mass;
   // gymnasium's default "euler" integrator: positions move with the old
   // velocities.
   s.x = s.x + p.tau * s.x_dot;
   s.x_dot = s.x_dot + p.tau * xacc;
   s.theta = s.theta + p.tau * s.theta_dot;
   s.theta_dot = s.theta_dot + p.tau * thetaacc;
-  const bool done = s.x < -p.x_threshold || s.x > p.x_threshold ||
-                    s.theta < -p.theta_threshold ||
+  const bool done = s.x < -p.x_threshold || s.x > p.x_threshold || s.theta < -p.theta_threshold ||
                     s.theta > p.theta_threshold;
   *terminated = done;
   // The terminating step still earns the usual +1 (or -1 under Sutton-Barto);
@@ -94,9 +88,7 @@ class CartPole {
   static constexpr const char* kName = "CartPole";
   static constexpr bool kCheap = true;
 
-  static Config DefaultConfig() {
-    return Config{{"sutton_barto_reward", false}};
-  }
+  static Config DefaultConfig() { return Config{{"sutton_barto_reward", false}}; }
 
   static EnvSpec Spec(const Config& config) {
     const double inf = std::numeric_limits<double>::infinity();
@@ -132,8 +124,7 @@ class CartPole {
 
   void Step(const void* action, Rng& /*rng*/, const StepOutput& out) {
     double reward = 0.0;
-    CartPoleDynamics(state_, DiscreteAction(action), params_, out.terminated,
-                     &reward);
+    CartPoleDynamics(state_, DiscreteAction(action), params_, out.terminated, &reward);
     *out.reward = static_cast<float>(reward);
     CartPoleObservation(state_, out.Obs<float>());
   }

@@ -29,26 +29,23 @@ struct MountainCarParams {
 };
 
 template <typename T>
-ENVPOOL_X_HD inline void MountainCarResetState(Rng& rng,
-                                               MountainCarState<T>& s) {
+ENVPOOL_X_HD inline void MountainCarResetState(Rng& rng, MountainCarState<T>& s) {
   s.position = static_cast<T>(rng.Uniform(-0.6, -0.4));
   s.velocity = T(0);
 }
 
 template <typename T>
-ENVPOOL_X_HD inline void MountainCarObservation(const MountainCarState<T>& s,
-                                                float* obs) {
+ENVPOOL_X_HD inline void MountainCarObservation(const MountainCarState<T>& s, float* obs) {
   obs[0] = static_cast<float>(s.position);
   obs[1] = static_cast<float>(s.velocity);
 }
 
 template <typename T>
-ENVPOOL_X_HD inline void MountainCarDynamics(MountainCarState<T>& s,
-                                             int action,
-                                             const MountainCarParams<T>& p,
-                                             bool* terminated, T* reward) {
-  T velocity = s.velocity + ((action - 1) * p.force +
-                             std::cos(3 * s.position) * (-p.gravity));
+ENVPOOL_X_HD inline void MountainCarDynamics(MountainCarState<T>& s, int action,
+                                             const MountainCarParams<T>& p, bool* terminated,
+                                             T* reward) {
+  T velocity =
+      s.velocity + (static_cast<T>(action - 1) * p.force + std::cos(3 * s.position) * (-p.gravity));
   velocity = std::fmin(std::fmax(velocity, -p.max_speed), p.max_speed);
   T position = s.position + velocity;
   position = std::fmin(std::fmax(position, p.min_position), p.max_position);
@@ -73,10 +70,8 @@ class MountainCar {
     spec.obs.push_back(ArraySpec{"obs",
                                  DType::kFloat32,
                                  {2},
-                                 {RoundToFloat32(p.min_position),
-                                  RoundToFloat32(-p.max_speed)},
-                                 {RoundToFloat32(p.max_position),
-                                  RoundToFloat32(p.max_speed)}});
+                                 {RoundToFloat32(p.min_position), RoundToFloat32(-p.max_speed)},
+                                 {RoundToFloat32(p.max_position), RoundToFloat32(p.max_speed)}});
     spec.action.discrete = true;
     spec.action.n = 3;
     spec.reward_low = -1.0;
@@ -95,21 +90,17 @@ class MountainCar {
 
   void Step(const void* action, Rng& /*rng*/, const StepOutput& out) {
     double reward = 0.0;
-    MountainCarDynamics(state_, DiscreteAction(action), params_, out.terminated,
-                        &reward);
+    MountainCarDynamics(state_, DiscreteAction(action), params_, out.terminated, &reward);
     *out.reward = static_cast<float>(reward);
     MountainCarObservation(state_, out.Obs<float>());
   }
 
-  std::vector<double> GetState() const {
-    return {state_.position, state_.velocity};
-  }
+  std::vector<double> GetState() const { return {state_.position, state_.velocity}; }
 
   void SetState(const std::vector<double>& s) {
     if (s.size() != 2) {
-      throw ValueError(
-          "MountainCar state must have 2 values [position, velocity], got " +
-          std::to_string(s.size()));
+      throw ValueError("MountainCar state must have 2 values [position, velocity], got " +
+                       std::to_string(s.size()));
     }
     state_ = MountainCarState<double>{s[0], s[1]};
   }

@@ -39,24 +39,25 @@ struct MountainCarContinuousParams {
 };
 
 template <typename T>
-ENVPOOL_X_HD inline void MountainCarContinuousResetState(
-    Rng& rng, MountainCarContinuousState<T>& s) {
+ENVPOOL_X_HD inline void MountainCarContinuousResetState(Rng& rng,
+                                                         MountainCarContinuousState<T>& s) {
   s.position = static_cast<T>(rng.Uniform(-0.6, -0.4));
   s.velocity = T(0);
   s.float64 = true;
 }
 
 template <typename T>
-ENVPOOL_X_HD inline void MountainCarContinuousObservation(
-    const MountainCarContinuousState<T>& s, float* obs) {
+ENVPOOL_X_HD inline void MountainCarContinuousObservation(const MountainCarContinuousState<T>& s,
+                                                          float* obs) {
   obs[0] = static_cast<float>(s.position);
   obs[1] = static_cast<float>(s.velocity);
 }
 
 template <typename T>
-ENVPOOL_X_HD inline void MountainCarContinuousDynamics(
-    MountainCarContinuousState<T>& s, float action,
-    const MountainCarContinuousParams<T>& p, bool* terminated, T* reward) {
+ENVPOOL_X_HD inline void MountainCarContinuousDynamics(MountainCarContinuousState<T>& s,
+                                                       float action,
+                                                       const MountainCarContinuousParams<T>& p,
+                                                       bool* terminated, T* reward) {
   bool position_f32 = !s.float64;
   bool velocity_f32 = !s.float64;
   T position = s.position;
@@ -65,8 +66,7 @@ ENVPOOL_X_HD inline void MountainCarContinuousDynamics(
   // 3 * position is float32 arithmetic when position is float32; math.cos
   // and the product with 0.0025 are then float64.
   const T cos_arg =
-      position_f32 ? static_cast<T>(3.0f * static_cast<float>(position))
-                   : 3 * position;
+      position_f32 ? static_cast<T>(3.0f * static_cast<float>(position)) : 3 * position;
   const T slope = T(0.0025) * std::cos(cos_arg);
   // force = min(max(action[0], -1.0), 1.0) stays the float32 action unless
   // clipped, when it becomes a Python float; a float32 force keeps
@@ -80,9 +80,9 @@ ENVPOOL_X_HD inline void MountainCarContinuousDynamics(
     const float push = action * static_cast<float>(p.power);
     increment = static_cast<T>(push - static_cast<float>(slope));
   }
-  velocity = velocity_f32 ? static_cast<T>(static_cast<float>(velocity) +
-                                           static_cast<float>(increment))
-                          : velocity + increment;
+  velocity = velocity_f32
+                 ? static_cast<T>(static_cast<float>(velocity) + static_cast<float>(increment))
+                 : velocity + increment;
   // Clipping assigns Python floats, which are float64 from then on.
   if (WeakGreater(velocity, p.max_speed, velocity_f32)) {
     velocity = p.max_speed;
@@ -92,9 +92,9 @@ ENVPOOL_X_HD inline void MountainCarContinuousDynamics(
     velocity = -p.max_speed;
     velocity_f32 = false;
   }
-  position = position_f32 ? static_cast<T>(static_cast<float>(position) +
-                                           static_cast<float>(velocity))
-                          : position + velocity;
+  position = position_f32
+                 ? static_cast<T>(static_cast<float>(position) + static_cast<float>(velocity))
+                 : position + velocity;
   if (WeakGreater(position, p.max_position, position_f32)) {
     position = p.max_position;
     position_f32 = false;
@@ -107,9 +107,8 @@ ENVPOOL_X_HD inline void MountainCarContinuousDynamics(
   if (WeakEqual(position, p.min_position, position_f32) && velocity < 0) {
     velocity = T(0);
   }
-  const bool done =
-      WeakGreaterEqual(position, p.goal_position, position_f32) &&
-      WeakGreaterEqual(velocity, p.goal_velocity, velocity_f32);
+  const bool done = WeakGreaterEqual(position, p.goal_position, position_f32) &&
+                    WeakGreaterEqual(velocity, p.goal_velocity, velocity_f32);
   *terminated = done;
   // The energy penalty uses the unclipped action; math.pow(a, 2) of a float32
   // a is exact in float64, so a * a is the same number.
@@ -133,13 +132,10 @@ class MountainCarContinuous {
     spec.obs.push_back(ArraySpec{"obs",
                                  DType::kFloat32,
                                  {2},
-                                 {RoundToFloat32(p.min_position),
-                                  RoundToFloat32(-p.max_speed)},
-                                 {RoundToFloat32(p.max_position),
-                                  RoundToFloat32(p.max_speed)}});
+                                 {RoundToFloat32(p.min_position), RoundToFloat32(-p.max_speed)},
+                                 {RoundToFloat32(p.max_position), RoundToFloat32(p.max_speed)}});
     spec.action.discrete = false;
-    spec.action.box = ArraySpec{
-        "action", DType::kFloat32, {1}, {p.min_action}, {p.max_action}};
+    spec.action.box = ArraySpec{"action", DType::kFloat32, {1}, {p.min_action}, {p.max_action}};
     // The penalty grows with the unclipped action, so there is no lower bound.
     spec.reward_high = 100.0;
     return spec;
@@ -156,15 +152,12 @@ class MountainCarContinuous {
 
   void Step(const void* action, Rng& /*rng*/, const StepOutput& out) {
     double reward = 0.0;
-    MountainCarContinuousDynamics(state_, BoxAction(action)[0], params_,
-                                  out.terminated, &reward);
+    MountainCarContinuousDynamics(state_, BoxAction(action)[0], params_, out.terminated, &reward);
     *out.reward = static_cast<float>(reward);
     MountainCarContinuousObservation(state_, out.Obs<float>());
   }
 
-  std::vector<double> GetState() const {
-    return {state_.position, state_.velocity};
-  }
+  std::vector<double> GetState() const { return {state_.position, state_.velocity}; }
 
   // Values that are not both exact float32 numbers are taken to be a fresh
   // float64 state (gymnasium's state right after reset).
@@ -175,8 +168,7 @@ class MountainCarContinuous {
           "velocity], got " +
           std::to_string(s.size()));
     }
-    const bool float32 = RoundToFloat32(s[0]) == s[0] &&
-                         RoundToFloat32(s[1]) == s[1];
+    const bool float32 = RoundToFloat32(s[0]) == s[0] && RoundToFloat32(s[1]) == s[1];
     state_ = MountainCarContinuousState<double>{s[0], s[1], !float32};
   }
 

@@ -48,8 +48,7 @@ ENVPOOL_X_HD inline void PendulumResetState(Rng& rng, PendulumState<T>& s) {
 }
 
 template <typename T>
-ENVPOOL_X_HD inline void PendulumObservation(const PendulumState<T>& s,
-                                             float* obs) {
+ENVPOOL_X_HD inline void PendulumObservation(const PendulumState<T>& s, float* obs) {
   obs[0] = static_cast<float>(std::cos(s.th));
   obs[1] = static_cast<float>(std::sin(s.th));
   obs[2] = static_cast<float>(s.thdot);
@@ -60,17 +59,14 @@ ENVPOOL_X_HD inline void PendulumObservation(const PendulumState<T>& s,
 // float32, so those terms are computed in float here too.
 template <typename T>
 ENVPOOL_X_HD inline void PendulumDynamics(PendulumState<T>& s, float action,
-                                          const PendulumParams<T>& p,
-                                          T* reward) {
+                                          const PendulumParams<T>& p, T* reward) {
   const float max_torque = static_cast<float>(p.max_torque);
   const float u = std::fmin(std::fmax(action, -max_torque), max_torque);
   const float torque_cost = static_cast<float>(0.001) * NumpySquare(u);
-  const T costs = NumpySquare(PendulumAngleNormalize(s.th)) +
-                  T(0.1) * NumpySquare(s.thdot) + static_cast<T>(torque_cost);
+  const T costs = NumpySquare(PendulumAngleNormalize(s.th)) + T(0.1) * NumpySquare(s.thdot) +
+                  static_cast<T>(torque_cost);
   const float torque_acc = static_cast<float>(p.torque_coef) * u;
-  T newthdot =
-      s.thdot +
-      (p.gravity_coef * std::sin(s.th) + static_cast<T>(torque_acc)) * p.dt;
+  T newthdot = s.thdot + (p.gravity_coef * std::sin(s.th) + static_cast<T>(torque_acc)) * p.dt;
   newthdot = std::fmin(std::fmax(newthdot, -p.max_speed), p.max_speed);
   s.th = s.th + newthdot * p.dt;
   s.thdot = newthdot;
@@ -88,24 +84,18 @@ class Pendulum {
     const PendulumParams<double> p;
     const double max_speed = RoundToFloat32(p.max_speed);
     EnvSpec spec;
-    spec.obs.push_back(ArraySpec{"obs",
-                                 DType::kFloat32,
-                                 {3},
-                                 {-1.0, -1.0, -max_speed},
-                                 {1.0, 1.0, max_speed}});
+    spec.obs.push_back(
+        ArraySpec{"obs", DType::kFloat32, {3}, {-1.0, -1.0, -max_speed}, {1.0, 1.0, max_speed}});
     spec.action.discrete = false;
-    spec.action.box = ArraySpec{
-        "action", DType::kFloat32, {1}, {-p.max_torque}, {p.max_torque}};
+    spec.action.box = ArraySpec{"action", DType::kFloat32, {1}, {-p.max_torque}, {p.max_torque}};
     // Worst cost: angle pi, full speed, full torque.
-    spec.reward_low = -(kPi * kPi + 0.1 * p.max_speed * p.max_speed +
-                        0.001 * p.max_torque * p.max_torque);
+    spec.reward_low =
+        -(kPi * kPi + 0.1 * p.max_speed * p.max_speed + 0.001 * p.max_torque * p.max_torque);
     spec.reward_high = 0.0;
     return spec;
   }
 
-  explicit Pendulum(const Config& config) {
-    params_.SetGravity(config.Double("g"));
-  }
+  explicit Pendulum(const Config& config) { params_.SetGravity(config.Double("g")); }
 
   void Reset(Rng& rng, const StepOutput& out) {
     PendulumResetState(rng, state_);
