@@ -1,0 +1,162 @@
+"""Classic control throughput, side by side with the peers, in one run.
+
+For each task and num_envs, every runner is measured interleaved (A B A B ...)
+and the ratios to envpool_x are written to benchmarks/RESULTS.md:
+
+  envpool_x sync (batch = num_envs) and async (batch = num_envs / 2)
+  envpool 1.2.5 with the same config (when installed: pip install envpool)
+  gymnasium's vector envs: the numpy-vectorised CartPole (vector_entry_point),
+      SyncVectorEnv, and AsyncVectorEnv (subprocesses; only for <= 16 envs)
+  raw: a single-thread plain C++ loop of the same dynamics (no pool)
+
+Usage: python benchmarks/bench_classic.py [--quick] [--threads 2] [--out PATH]
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import platform
+import sys
+from importlib import metadata
+from pathlib import Path
+
+# numpy's BLAS threads spin after use and would steal the cores we measure.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+import numpy as np  # noqa: E402
+
+from envpool_x import bench  # noqa: E402
+from envpool_x.registration import lookup
+
+
+def raw_rate(task: str, num_envs: int, steps: int) -> float:
+    """Steps/s of one thread stepping the same envs in a plain C++ loop."""
+    pool_cls = lookup(task).pool_class
+    rates = [steps / pool_cls.raw_loop({}, num_envs, steps) for _ in range(3)]
+    return float(np.median(rates))
+
+
+def version(pkg: str) -> str:
+    try:
+        return metadata.version(pkg)
+    except metadata.PackageNotFoundError:
+        return "not installed"
+
+
+def cpu_name() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def run_case(task: str, num_envs: int, threads: int, steps: int, rounds: int) -> list[dict]:
+    runners = [bench.envpool_x_runner(task, num_envs, num_envs, threads, "envpool_x sync")]
+    if num_envs >= 2:
+        runners.append(
+            bench.envpool_x_runner(task, num_envs, num_envs // 2, threads, "envpool_x async")
+        )
+    peer = bench.envpool_runner(task, num_envs, num_envs, threads)
+    if peer is not None:
+        peer.name = "envpool sync"
+        runners.append(peer)
+        if num_envs >= 2:
+            peer_async = bench.envpool_runner(task, num_envs, num_envs // 2, threads)
+            if peer_async is not None:
+                peer_async.name = "envpool async"
+                runners.append(peer_async)
+    for mode in ("vector_entry_point", "sync") + (("async",) if num_envs <= 16 else ()):
+        g = bench.gymnasium_runner(task, num_envs, mode)
+        if g is not None:
+            runners.append(g)
+    try:
+        bench.measure(runners, steps, rounds=rounds, progress=sys.stderr.isatty())
+    finally:
+        for r in runners:
+            r.close()
+    raw = raw_rate(task, num_envs, min(steps, 2_000_000))
+    ours = runners[0].steps_per_s
+    rows = []
+    for r in runners:
+        rows.append(
+            {
+                "task": task,
+                "num_envs": num_envs,
+                "runner": r.name,
+                "steps_per_s": r.steps_per_s,
+                "us_per_batch": None if "async" in r.name else 1e6 * num_envs / r.steps_per_s,
+                "sync_over_this": ours / r.steps_per_s,
+                "of_2x_raw": r.steps_per_s / (2 * raw) if r.name.startswith("envpool_x") else None,
+            }
+        )
+    rows.append(
+        {
+            "task": task,
+            "num_envs": num_envs,
+            "runner": "raw C++ loop, 1 thread",
+            "steps_per_s": raw,
+            "us_per_batch": None,
+            "sync_over_this": ours / raw,
+            "of_2x_raw": None,
+        }
+    )
+    return rows
+
+
+def to_markdown(rows: list[dict], args: argparse.Namespace, cmd: str) -> str:
+    head = [
+        "# Benchmark results",
+        "",
+        f"- Command: `{cmd}`",
+        f"- Date: {datetime.date.today().isoformat()}",
+        f"- Machine: {os.cpu_count()} CPUs, {cpu_name()}, Python {platform.python_version()}",
+        f"- Versions: envpool_x {version('envpool-x')}, envpool {version('envpool')}, "
+        f"gymnasium {version('gymnasium')}, numpy {version('numpy')}",
+        f"- num_threads = {args.threads}; async = batch_size num_envs/2; steps counted are "
+        "env steps (not frames); each runner measured in "
+        f"{args.rounds} interleaved rounds, median rate reported.",
+        "- `sync / runner`: envpool_x sync steps/s divided by that runner's steps/s "
+        "(> 1: envpool_x is faster). `of 2x raw`: steps/s / (2 x the single-thread raw C++ "
+        "loop), the parallel efficiency on 2 threads.",
+        "",
+        "| task | num_envs | runner | steps/s | µs per sync step | sync / runner | of 2x raw |",
+        "|---|---:|---|---:|---:|---:|---:|",
+    ]
+    for r in rows:
+        us = f"{r['us_per_batch']:.1f}" if r["us_per_batch"] else ""
+        eff = f"{r['of_2x_raw']:.0%}" if r["of_2x_raw"] is not None else ""
+        head.append(
+            f"| {r['task']} | {r['num_envs']} | {r['runner']} | {r['steps_per_s']:,.0f} | "
+            f"{us} | {r['sync_over_this']:.2f}x | {eff} |"
+        )
+    return "\n".join(head) + "\n"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--quick", action="store_true", help="small workloads (smoke test)")
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--tasks", nargs="+", default=["CartPole-v1", "Pendulum-v1"])
+    parser.add_argument("--num-envs", nargs="+", type=int, default=[16, 256, 4096])
+    parser.add_argument("--out", default=str(Path(__file__).with_name("RESULTS.md")))
+    args = parser.parse_args()
+    steps = 20_000 if args.quick else 2_000_000
+    rows = []
+    for task in args.tasks:
+        for n in args.num_envs:
+            print(f"{task} num_envs={n}", file=sys.stderr)
+            rows.extend(run_case(task, n, args.threads, steps, 1 if args.quick else args.rounds))
+    cmd = "python " + " ".join([Path(sys.argv[0]).as_posix(), *sys.argv[1:]])
+    md = to_markdown(rows, args, cmd)
+    Path(args.out).write_text(md)
+    print(md)
+
+
+if __name__ == "__main__":
+    main()
