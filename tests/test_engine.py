@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import action_for
 
 import envpool_x
+from conftest import action_for
 from envpool_x.pool import create_pool
 from envpool_x.spec import make_spec
 
@@ -22,7 +22,6 @@ def rollout(task, num_envs, steps_per_env, chunk_size=0, **config):
     space = spec.action_space
     traj = {i: [] for i in range(num_envs)}
     count = np.zeros(num_envs, dtype=int)
-    batch = spec.config.batch_size
     pool.send_reset(None, None)
 
     def record(result):
@@ -249,9 +248,7 @@ def test_thread_options():
 
 
 def test_error_inside_env_reaches_caller_and_pool_recovers():
-    env = envpool_x.make_gymnasium(
-        "FaultInjection-v0", num_envs=4, fault_env_id=2, throw_at_step=3
-    )
+    env = envpool_x.make_gymnasium("FaultInjection-v0", num_envs=4, fault_env_id=2, throw_at_step=3)
     env.reset()
     env.step(np.zeros(4, dtype=np.int32))
     env.step(np.zeros(4, dtype=np.int32))

@@ -28,7 +28,8 @@ class GymnasiumEnvPool(gymnasium.vector.VectorEnv):  # type: ignore[misc]
     """
 
     def __init__(self, spec: EnvSpec) -> None:
-        self.spec = spec
+        # EnvPool's spec (id, config, spaces), not gymnasium's registry EnvSpec.
+        self.spec: EnvSpec = spec  # type: ignore[assignment]
         self.config: dict[str, Any] = spec.config_dict()
         self._pool = create_pool(spec)
         self.num_envs = spec.config.num_envs

@@ -30,9 +30,7 @@ def create_pool(spec: EnvSpec, chunk_size: int = 0) -> Any:
     )
 
 
-def reset_ids(
-    num_envs: int, env_id: Any, options: dict[str, Any] | None
-) -> Any:
+def reset_ids(num_envs: int, env_id: Any, options: dict[str, Any] | None) -> Any:
     """Resolve ``env_id`` and gymnasium's ``options={"reset_mask": mask}``."""
     if not options:
         return env_id
@@ -42,8 +40,7 @@ def reset_ids(
     mask = np.asarray(options["reset_mask"])
     if mask.dtype != np.bool_ or mask.shape != (num_envs,):
         raise ValueError(
-            f"reset_mask must be a bool array of shape ({num_envs},), "
-            f"got {mask.dtype} {mask.shape}"
+            f"reset_mask must be a bool array of shape ({num_envs},), got {mask.dtype} {mask.shape}"
         )
     if env_id is not None:
         raise ValueError("pass either env_id or options['reset_mask'], not both")

@@ -128,7 +128,8 @@ class EnvSpec:
         # Validates the env's own keys (types) in C++ and gives its fields.
         self._desc = pool_cls.env_spec(self._env_config)
         fields = list(merged)
-        self.config = collections.namedtuple("Config", fields)(**merged)  # type: ignore[misc]
+        config_cls = collections.namedtuple("Config", fields)  # type: ignore[misc]
+        self.config: Any = config_cls(**merged)
         self.reward_threshold = merged["reward_threshold"]
         self.max_episode_steps: int = merged["max_episode_steps"]
         obs = self._desc["obs"]
@@ -156,14 +157,20 @@ class EnvSpec:
         from dm_env import specs
 
         names, values = [], []
-        for o in self._desc["obs"] + [
-            {"name": "env_id", "dtype": "int32", "shape": (), "low": [], "high": []},
-            {"name": "elapsed_step", "dtype": "int32", "shape": (), "low": [], "high": []},
-        ] + self._desc["info"]:
+        for o in (
+            self._desc["obs"]
+            + [
+                {"name": "env_id", "dtype": "int32", "shape": (), "low": [], "high": []},
+                {"name": "elapsed_step", "dtype": "int32", "shape": (), "low": [], "high": []},
+            ]
+            + self._desc["info"]
+        ):
             names.append(o["name"])
             box = _box(o)
             if np.isfinite(box.low).all() and np.isfinite(box.high).all():
-                values.append(specs.BoundedArray(box.shape, box.dtype, box.low, box.high, o["name"]))
+                values.append(
+                    specs.BoundedArray(box.shape, box.dtype, box.low, box.high, o["name"])
+                )
             else:
                 values.append(specs.Array(box.shape, box.dtype, o["name"]))
         return observation_tuple(tuple(names))(*values)
@@ -187,11 +194,10 @@ _OBS_TUPLES: dict[tuple[str, ...], type] = {}
 
 def observation_tuple(names: tuple[str, ...]) -> type:
     """A (cached) namedtuple class for dm_env observations with these fields."""
-    cls = _OBS_TUPLES.get(names)
-    if cls is None:
-        cls = collections.namedtuple("Observation", [n.replace("/", "_") for n in names])  # type: ignore[misc]
-        _OBS_TUPLES[names] = cls
-    return cls
+    if names not in _OBS_TUPLES:
+        fields = [n.replace("/", "_") for n in names]
+        _OBS_TUPLES[names] = collections.namedtuple("Observation", fields)  # type: ignore[misc]
+    return _OBS_TUPLES[names]
 
 
 def make_spec(task_id: str, **config: Any) -> EnvSpec:
@@ -203,4 +209,3 @@ def make_spec(task_id: str, **config: Any) -> EnvSpec:
         ValueError / TypeError: a config value out of range or of the wrong type.
     """
     return EnvSpec(task_id, **config)
-
