@@ -140,9 +140,11 @@ class PyPool {
     pool_->SendReset(ids, have ? &seeds : nullptr);
   }
 
+  // A plain recv never runs envs on the calling thread, so Ctrl-C stays
+  // responsive however long an env step takes.
   py::tuple Recv() {
     Guard g(this);
-    return RecvLocked();
+    return RecvLocked(false);
   }
 
   py::tuple Step(const py::object& action, const py::object& env_id) {
@@ -156,7 +158,8 @@ class PyPool {
       py::gil_scoped_release nogil;
       pool_->SendStepForRecv(ids);
     }
-    return RecvLocked();
+    // The caller would only wait: it runs queued chunks itself.
+    return RecvLocked(true);
   }
 
   py::tuple Reset(const py::object& env_id, const py::object& seed) {
@@ -169,7 +172,7 @@ class PyPool {
       py::gil_scoped_release nogil;
       pool_->SendReset(ids, have ? &seeds : nullptr);
     }
-    return RecvLocked();
+    return RecvLocked(true);
   }
 
   void Close() {
@@ -325,11 +328,11 @@ class PyPool {
     return out;
   }
 
-  py::tuple RecvLocked() {
+  py::tuple RecvLocked(bool help) {
     Batch b;
     {
       py::gil_scoped_release nogil;
-      b = pool_->Recv();
+      b = pool_->Recv(help);
     }
     const FieldLayout& L = pool_->layout();
     const auto& fields = pool_->fields();

@@ -26,6 +26,11 @@ class RingQueue {
 
   size_t capacity() const { return mask_ + 1; }
 
+  // A racy hint (exact only when no push or pop is in progress).
+  bool Empty() const {
+    return head_.load(std::memory_order_acquire) == tail_.load(std::memory_order_acquire);
+  }
+
   bool TryPush(const T& value) {
     size_t pos = tail_.load(std::memory_order_relaxed);
     for (;;) {

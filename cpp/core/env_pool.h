@@ -40,6 +40,14 @@
 
 namespace envpool_x {
 
+inline void CpuRelax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#else
+  std::this_thread::yield();
+#endif
+}
+
 enum class AutoresetMode { kNextStep, kSameStep, kDisabled };
 
 inline AutoresetMode ParseAutoresetMode(const std::string& s) {
@@ -79,7 +87,9 @@ struct Batch {
 
 class PoolBase {
  public:
-  static constexpr int kMaxChunk = 32;
+  // How long a worker / the caller spins for new work / results before sleeping.
+  static constexpr std::chrono::microseconds kWorkerSpin{100};
+  static constexpr std::chrono::microseconds kCallerSpin{200};
   // Sync steps of at most this many cheap envs run on the calling thread.
   static constexpr size_t kInlineCheapEnvs = 128;
 
@@ -127,7 +137,9 @@ class PoolBase {
     caller_.resize(opt_.num_envs);
     slot_env_.resize(opt_.num_envs);
     mark_.assign(opt_.num_envs, 0);
-    queue_ = std::make_unique<RingQueue<Chunk>>(opt_.num_envs + 1);
+    for (int t = 0; t < opt_.num_threads; ++t) {
+      workers_state_.push_back(std::make_unique<WorkerState>(opt_.num_envs + 1));
+    }
   }
 
   virtual ~PoolBase() { Close(); }
@@ -308,7 +320,7 @@ class PoolBase {
     if (closed_) return;
     closed_ = true;
     stop_.store(true, std::memory_order_release);
-    work_sem_.release(static_cast<std::ptrdiff_t>(workers_.size()) + 1);
+    for (auto& w : workers_state_) w->wake.release();
     for (std::thread& t : workers_) {
       if (t.joinable()) t.join();
     }
@@ -332,9 +344,11 @@ class PoolBase {
  protected:
   enum class Op : uint8_t { kStep, kReset };
 
+  // A chunk is a linked list through EnvState::next: an env is in at most one
+  // live chunk, so a chunk of any size costs one queue cell of 8 bytes.
   struct Chunk {
+    int32_t head;
     int32_t count;
-    int32_t ids[kMaxChunk];
   };
 
   // Written by the caller before a send, read by the worker after it (the
@@ -345,6 +359,7 @@ class PoolBase {
     bool reseed = false;
     uint64_t seed = 0;
     int32_t slot = 0;         // ordered mode: output row
+    int32_t next = -1;        // the next env of the same chunk
     int32_t elapsed = 0;
     bool done = false;        // last step ended the episode
     bool force_reset = false; // the env threw; start over
@@ -366,7 +381,7 @@ class PoolBase {
   void StartWorkers() {
     unsigned ncpu = std::max(1u, std::thread::hardware_concurrency());
     for (int t = 0; t < opt_.num_threads; ++t) {
-      workers_.emplace_back([this] { WorkerLoop(); });
+      workers_.emplace_back([this, t] { WorkerLoop(t); });
       if (opt_.thread_affinity_offset >= 0) {
         cpu_set_t set;
         CPU_ZERO(&set);
@@ -428,14 +443,13 @@ class PoolBase {
     }
   }
 
-  int ChunkSize(size_t n) const {
-    if (opt_.chunk_size > 0) return std::min(opt_.chunk_size, kMaxChunk);
+  size_t ChunkSize(size_t n) const {
+    if (opt_.chunk_size > 0) return static_cast<size_t>(opt_.chunk_size);
     if (!cheap()) return 1;
-    // Enough chunks for every thread to get several (load balance), but
-    // many envs per queue operation.
-    size_t per = (n + static_cast<size_t>(opt_.num_threads) * 4 - 1) /
-                 (static_cast<size_t>(opt_.num_threads) * 4);
-    return static_cast<int>(std::clamp<size_t>(per, 1, kMaxChunk));
+    // A few chunks per thread: enough to balance load when a thread is
+    // preempted, few enough that queue traffic and wake-ups stay negligible.
+    size_t parts = static_cast<size_t>(opt_.num_threads) * 4;
+    return std::max<size_t>(1, (n + parts - 1) / parts);
   }
 
   void Dispatch(const std::vector<int32_t>& ids, Op op, const std::vector<uint64_t>* seeds,
@@ -462,38 +476,64 @@ class PoolBase {
     }
     pending_ += static_cast<int>(ids.size());
     sent_ += static_cast<int64_t>(ids.size());
+    sent_target_.store(sent_, std::memory_order_release);
     if (run_inline) {
       for (int32_t id : ids) RunOne(id, 0, states_[id].slot);
       done_.fetch_add(static_cast<int64_t>(ids.size()), std::memory_order_acq_rel);
       return;
     }
-    int chunk = ChunkSize(ids.size());
-    int64_t nchunks = 0;
-    for (size_t start = 0; start < ids.size(); start += chunk) {
-      Chunk c;
-      c.count = static_cast<int32_t>(std::min<size_t>(chunk, ids.size() - start));
-      std::memcpy(c.ids, ids.data() + start, sizeof(int32_t) * c.count);
+    // Env e belongs to worker e * T / num_envs: an env is stepped by the same
+    // thread step after step, so its state stays in that core's cache.
+    // Idle workers steal, so a slow or preempted worker does not stall a batch.
+    size_t chunk = ChunkSize(ids.size());
+    const int64_t T = opt_.num_threads;
+    size_t start = 0;
+    while (start < ids.size()) {
+      int owner = static_cast<int>(ids[start] * T / opt_.num_envs);
+      size_t end = start + 1;
+      while (end < ids.size() && end - start < chunk &&
+             static_cast<int>(ids[end] * T / opt_.num_envs) == owner) {
+        ++end;
+      }
+      for (size_t k = start; k + 1 < end; ++k) states_[ids[k]].next = ids[k + 1];
+      Chunk c{ids[start], static_cast<int32_t>(end - start)};
+      WorkerState& w = *workers_state_[owner];
       // Cannot fail: at most num_envs envs are in flight and capacity > num_envs.
-      while (!queue_->TryPush(c)) std::this_thread::yield();
-      ++nchunks;
+      while (!w.queue.TryPush(c)) std::this_thread::yield();
+      start = end;
     }
-    work_sem_.release(static_cast<std::ptrdiff_t>(nchunks));
+    for (auto& w : workers_state_) {
+      if (w->sleeping.load(std::memory_order_seq_cst) && w->sleeping.exchange(false)) {
+        w->wake.release();
+      }
+    }
+  }
+
+  // Takes a chunk: from queue `first` if it has one, else from any other.
+  bool TakeChunk(int first, Chunk* c) {
+    const int T = static_cast<int>(workers_state_.size());
+    for (int k = 0; k < T; ++k) {
+      if (workers_state_[(first + k) % T]->queue.TryPop(c)) return true;
+    }
+    return false;
   }
 
   template <typename Pred>
   void WaitUntil(Pred ready, bool help) {
     using Clock = std::chrono::steady_clock;
     auto last_check = Clock::now();
-    int spins = 0;
+    bool spun = false;
     while (!ready()) {
-      if (help && work_sem_.try_acquire()) {
-        Chunk c;
-        if (queue_->TryPop(&c)) RunChunk(c);
+      Chunk c;
+      if (help && TakeChunk(0, &c)) {
+        RunChunk(c);
         continue;
       }
-      if (++spins < 200) {
-        std::this_thread::yield();
-        continue;
+      // Spin a while (results usually arrive within microseconds and waking
+      // a sleeping thread is slow on VMs), then sleep.
+      if (!spun) {
+        spun = true;
+        if (SpinFor([&] { return ready() || (help && HasWork()); }, kCallerSpin)) continue;
       }
       waiting_.store(true, std::memory_order_seq_cst);
       if (ready()) {
@@ -509,13 +549,52 @@ class PoolBase {
     }
   }
 
-  void WorkerLoop() {
+  void WorkerLoop(int t) {
+    WorkerState& me = *workers_state_[t];
     for (;;) {
-      work_sem_.acquire();
-      if (stop_.load(std::memory_order_acquire)) return;
       Chunk c;
-      if (!queue_->TryPop(&c)) continue;  // token without work only at shutdown
-      RunChunk(c);
+      if (TakeChunk(t, &c)) {
+        RunChunk(c);
+        continue;
+      }
+      if (stop_.load(std::memory_order_acquire)) return;
+      // Spin a while before sleeping: on virtual machines waking a sleeping
+      // thread can take hundreds of microseconds, longer than a whole batch.
+      if (SpinFor([&] { return HasWork() || stop_.load(std::memory_order_relaxed); },
+                  kWorkerSpin)) {
+        continue;
+      }
+      // Announce the nap, then look once more: a chunk pushed before the
+      // announcement is seen here, one pushed after it wakes us.
+      me.sleeping.store(true, std::memory_order_seq_cst);
+      if (TakeChunk(t, &c)) {
+        me.sleeping.store(false, std::memory_order_relaxed);
+        RunChunk(c);
+        continue;
+      }
+      if (stop_.load(std::memory_order_acquire)) return;
+      me.wake.acquire();
+      if (stop_.load(std::memory_order_acquire)) return;
+    }
+  }
+
+  bool HasWork() const {
+    for (const auto& w : workers_state_) {
+      if (!w->queue.Empty()) return true;
+    }
+    return false;
+  }
+
+  // Spins until pred() or the budget runs out; returns pred()'s last value.
+  template <typename Pred>
+  static bool SpinFor(Pred pred, std::chrono::microseconds budget) {
+    auto deadline = std::chrono::steady_clock::now() + budget;
+    for (;;) {
+      for (int i = 0; i < 32; ++i) {
+        if (pred()) return true;
+        CpuRelax();
+      }
+      if (std::chrono::steady_clock::now() >= deadline) return pred();
     }
   }
 
@@ -542,8 +621,11 @@ class PoolBase {
     if (!ordered_) ticket = ticket_.fetch_add(c.count, std::memory_order_relaxed);
     int finished_block = -1;
     int finished_count = 0;
+    bool completed = false;
+    int32_t next = c.head;
     for (int k = 0; k < c.count; ++k) {
-      int32_t id = c.ids[k];
+      int32_t id = next;
+      next = states_[id].next;  // read before this env can be finished and re-sent
       int block = 0;
       int slot;
       if (ordered_) {
@@ -556,7 +638,7 @@ class PoolBase {
       RunOne(id, block, slot);
       if (!ordered_) {
         if (block != finished_block && finished_count > 0) {
-          FinishBlockRows(finished_block, finished_count);
+          completed |= FinishBlockRows(finished_block, finished_count);
           finished_count = 0;
         }
         finished_block = block;
@@ -564,17 +646,21 @@ class PoolBase {
       }
     }
     if (ordered_) {
-      done_.fetch_add(c.count, std::memory_order_acq_rel);
+      int64_t now = done_.fetch_add(c.count, std::memory_order_acq_rel) + c.count;
+      completed = now >= sent_target_.load(std::memory_order_acquire);
     } else if (finished_count > 0) {
-      FinishBlockRows(finished_block, finished_count);
+      completed |= FinishBlockRows(finished_block, finished_count);
     }
-    if (waiting_.load(std::memory_order_seq_cst) && waiting_.exchange(false)) {
+    // Wake the caller only when what it waits for may be complete: a wake-up
+    // per chunk would cost more than the chunk.
+    if (completed && waiting_.load(std::memory_order_seq_cst) && waiting_.exchange(false)) {
       done_sem_.release();
     }
   }
 
-  void FinishBlockRows(int block, int n) {
-    block_done_[block].fetch_add(n, std::memory_order_acq_rel);
+  // Returns true when this made the block full.
+  bool FinishBlockRows(int block, int n) {
+    return block_done_[block].fetch_add(n, std::memory_order_acq_rel) + n == opt_.batch_size;
   }
 
   void RunOne(int32_t id, int block, int slot) {
@@ -674,10 +760,16 @@ class PoolBase {
   std::vector<int32_t> slot_env_;
   std::vector<uint32_t> mark_;
   uint32_t mark_epoch_ = 0;
-  std::unique_ptr<RingQueue<Chunk>> queue_;
-  std::counting_semaphore<> work_sem_{0};
+  struct WorkerState {
+    explicit WorkerState(size_t capacity) : queue(capacity) {}
+    RingQueue<Chunk> queue;  // the ActionQueue of chunks owned by this worker
+    std::binary_semaphore wake{0};
+    alignas(64) std::atomic<bool> sleeping{false};
+  };
+  std::vector<std::unique_ptr<WorkerState>> workers_state_;
   std::counting_semaphore<> done_sem_{0};
   alignas(64) std::atomic<bool> waiting_{false};
+  alignas(64) std::atomic<int64_t> sent_target_{0};  // mirror of sent_ for workers
   alignas(64) std::atomic<int64_t> done_{0};
   alignas(64) std::atomic<int64_t> ticket_{0};
   int64_t sent_ = 0;
