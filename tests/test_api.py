@@ -699,12 +699,6 @@ def test_pickling_an_env_raises_type_error(factory):
         env.close()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="EnvSpec.config is a namedtuple class built at run time ('Config', module "
-    "envpool_x.spec) that pickle cannot find by name, so the spec cannot be pickled, "
-    "although the env's TypeError message says to pickle the spec and re-make the env",
-)
 def test_spec_can_be_pickled_as_the_error_message_advises():
     env = envpool_x.make_gymnasium("CartPole-v1", num_envs=2)
     try:

@@ -224,12 +224,16 @@ def test_disabled_autoreset_requires_explicit_reset():
     )
     env.reset()
     env.step(np.array([0, 0]))
-    _, _, _, trunc, _ = env.step(np.array([0, 0]))
+    final_obs, _, _, trunc, _ = env.step(np.array([0, 0]))
     assert trunc.all()
     with pytest.raises(RuntimeError, match="autoreset_mode='disabled'"):
         env.step(np.array([0, 0]))
     obs, info = env.reset(options={"reset_mask": np.array([True, False])})
-    np.testing.assert_array_equal(info["env_id"], [0])
+    # gymnasium's layout: one row per env, masked rows fresh, others unchanged.
+    assert obs.shape == (2, 4)
+    np.testing.assert_array_equal(info["_elapsed_step"], [True, False])
+    np.testing.assert_array_equal(info["elapsed_step"], [0, 0])
+    np.testing.assert_array_equal(obs[1], final_obs[1])
     with pytest.raises(RuntimeError, match="env 1 finished"):
         env.step(np.array([0, 0]))
     _, _, _, _, info = env.step(np.array([1]), env_id=[0])

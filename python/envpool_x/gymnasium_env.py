@@ -43,6 +43,8 @@ class GymnasiumEnvPool(gymnasium.vector.VectorEnv):  # type: ignore[misc]
         self.closed = False
         self.is_vector_env = True
         self._return_info = bool(spec.config.gym_reset_return_info)
+        # Latest obs of every env (sync mode), for gymnasium's reset_mask results.
+        self._last_obs: Any = None
 
     def __len__(self) -> int:
         return int(self.num_envs)
@@ -62,6 +64,9 @@ class GymnasiumEnvPool(gymnasium.vector.VectorEnv):  # type: ignore[misc]
         Returns:
             ``(obs, info)``, in the order of ``env_id`` (env order when None);
             with ``batch_size < num_envs``, the first ``batch_size`` to finish.
+            With ``reset_mask`` (sync mode) the result covers every env, as
+            gymnasium's: masked rows fresh, the others their latest obs, and
+            info arrays paired with ``_key`` masks.
 
         Raises:
             ValueError / TypeError / RuntimeError: bad ids, seeds or options,
@@ -69,7 +74,31 @@ class GymnasiumEnvPool(gymnasium.vector.VectorEnv):  # type: ignore[misc]
         """
         ids = reset_ids(self.num_envs, env_id, options)
         obs, _, _, _, info = self._pool.reset(ids, seed)
+        if options and "reset_mask" in options and self.batch_size == self.num_envs:
+            obs, info = self._full_batch(ids, obs, info)
+        elif ids is None and self.batch_size == self.num_envs and isinstance(obs, np.ndarray):
+            self._last_obs = obs
         return (obs, info) if self._return_info else obs
+
+    def _full_batch(self, ids: np.ndarray, obs: Any, info: dict[str, Any]) -> tuple[Any, Any]:
+        """gymnasium's reset_mask result: every env's row, the masked ones fresh,
+        the others their latest observation; info arrays with ``_key`` masks."""
+        mask = np.zeros(self.num_envs, dtype=bool)
+        mask[ids] = True
+        last = self._last_obs
+        if last is None:
+            raise RuntimeError("reset(options={'reset_mask': ...}) needs a full reset() first")
+        full_obs = last.copy()
+        full_obs[ids] = obs
+        full_info: dict[str, Any] = {}
+        for key, value in info.items():
+            arr = np.zeros((self.num_envs, *value.shape[1:]), dtype=value.dtype)
+            arr[ids] = value
+            full_info[key] = arr
+            full_info[f"_{key}"] = mask
+        full_info["env_id"] = np.arange(self.num_envs, dtype=np.int32)
+        self._last_obs = full_obs
+        return full_obs, full_info
 
     def step(self, actions: Any, env_id: Any = None) -> Any:
         """Step all envs (or those in ``env_id``) with ``actions``, one row each.
@@ -86,7 +115,13 @@ class GymnasiumEnvPool(gymnasium.vector.VectorEnv):  # type: ignore[misc]
             RuntimeError: env not reset, work already in flight, closed env,
                 or an exception raised inside an env (message names the env).
         """
-        return self._pool.step(actions, env_id)
+        result = self._pool.step(actions, env_id)
+        if self._last_obs is not None:
+            if env_id is None:
+                self._last_obs = result[0]
+            else:
+                self._last_obs[np.asarray(env_id)] = result[0]
+        return result
 
     def async_reset(self, env_id: Any = None, seed: Any = None) -> None:
         """Send a reset to all envs (or ``env_id``) without waiting; see :meth:`recv`."""

@@ -188,6 +188,14 @@ class EnvSpec:
     def __repr__(self) -> str:
         return f"EnvSpec(id={self.id!r}, config={self.config})"
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # The Config namedtuple class is built at run time; rebuild from values.
+        return (_rebuild_spec, (self.id, self.config_dict()))
+
+
+def _rebuild_spec(task_id: str, config: dict[str, Any]) -> EnvSpec:
+    return EnvSpec(task_id, **config)
+
 
 _OBS_TUPLES: dict[tuple[str, ...], type] = {}
 
