@@ -140,11 +140,11 @@ class PyPool {
     pool_->SendReset(ids, have ? &seeds : nullptr);
   }
 
-  // A plain recv never runs envs on the calling thread, so Ctrl-C stays
-  // responsive however long an env step takes.
+  // While it waits, the caller runs queued chunks itself, but only of cheap
+  // envs: a chunk of those takes microseconds, so Ctrl-C stays responsive.
   py::tuple Recv() {
     Guard g(this);
-    return RecvLocked(false);
+    return RecvLocked(pool_->cheap_env());
   }
 
   py::tuple Step(const py::object& action, const py::object& env_id) {
@@ -170,7 +170,7 @@ class PyPool {
     bool have = Seeds(seed, ids, &seeds);
     {
       py::gil_scoped_release nogil;
-      pool_->SendReset(ids, have ? &seeds : nullptr);
+      pool_->SendReset(ids, have ? &seeds : nullptr, /*for_recv=*/true);
     }
     return RecvLocked(true);
   }

@@ -137,7 +137,9 @@ class PoolBase {
     caller_.resize(opt_.num_envs);
     slot_env_.resize(opt_.num_envs);
     mark_.assign(opt_.num_envs, 0);
-    for (int t = 0; t < opt_.num_threads; ++t) {
+    // One queue per worker, plus one (the last) for the caller's share of a
+    // batch it waits for.
+    for (int t = 0; t <= opt_.num_threads; ++t) {
       workers_state_.push_back(std::make_unique<WorkerState>(opt_.num_envs + 1));
     }
   }
@@ -240,25 +242,31 @@ class PoolBase {
   }
 
   // Sends a step to `ids` (actions must have been stored).
-  void SendStep(const std::vector<int32_t>& ids) { Dispatch(ids, Op::kStep, nullptr, false); }
+  void SendStep(const std::vector<int32_t>& ids) {
+    Dispatch(ids, Op::kStep, nullptr, Placement::kWorkers);
+  }
 
   // A step whose result the caller waits for at once (sync `step`): a small
   // batch of cheap envs runs right here, because waking a worker costs more
   // than the steps themselves.
   void SendStepForRecv(const std::vector<int32_t>& ids) {
-    Dispatch(ids, Op::kStep, nullptr, ordered_ && cheap() && ids.size() <= kInlineCheapEnvs);
+    bool tiny = ordered_ && cheap() && ids.size() <= kInlineCheapEnvs;
+    Dispatch(ids, Op::kStep, nullptr, tiny ? Placement::kInline : Placement::kWithCaller);
   }
 
   // Sends a reset to `ids`; `seeds` (optional) re-seeds env ids[k] with seeds[k].
-  void SendReset(const std::vector<int32_t>& ids, const std::vector<uint64_t>* seeds) {
+  // `for_recv`: the caller will Recv(help=true) at once and takes a share.
+  void SendReset(const std::vector<int32_t>& ids, const std::vector<uint64_t>* seeds,
+                 bool for_recv = false) {
     if (seeds && seeds->size() != ids.size()) {
       throw ValueError("got " + std::to_string(seeds->size()) + " seeds for " +
                        std::to_string(ids.size()) + " envs");
     }
-    Dispatch(ids, Op::kReset, seeds, false);
+    Dispatch(ids, Op::kReset, seeds, for_recv ? Placement::kWithCaller : Placement::kWorkers);
   }
 
   int pending() const { return pending_; }
+  bool cheap_env() const { return cheap(); }
   bool ordered() const { return ordered_; }
 
   // Waits for the next batch. `help`: the caller runs queued chunks itself
@@ -320,7 +328,7 @@ class PoolBase {
     if (closed_) return;
     closed_ = true;
     stop_.store(true, std::memory_order_release);
-    for (auto& w : workers_state_) w->wake.release();
+    for (int t = 0; t < opt_.num_threads; ++t) workers_state_[t]->wake.release();
     for (std::thread& t : workers_) {
       if (t.joinable()) t.join();
     }
@@ -343,6 +351,9 @@ class PoolBase {
 
  protected:
   enum class Op : uint8_t { kStep, kReset };
+  // Who runs a dispatched batch: the workers only; the workers and the caller
+  // (which is about to wait for it); or the caller alone, right now.
+  enum class Placement : uint8_t { kWorkers, kWithCaller, kInline };
 
   // A chunk is a linked list through EnvState::next: an env is in at most one
   // live chunk, so a chunk of any size costs one queue cell of 8 bytes.
@@ -443,17 +454,17 @@ class PoolBase {
     }
   }
 
-  size_t ChunkSize(size_t n) const {
+  size_t ChunkSize(size_t n, int threads) const {
     if (opt_.chunk_size > 0) return static_cast<size_t>(opt_.chunk_size);
     if (!cheap()) return 1;
     // A few chunks per thread: enough to balance load when a thread is
     // preempted, few enough that queue traffic and wake-ups stay negligible.
-    size_t parts = static_cast<size_t>(opt_.num_threads) * 4;
+    size_t parts = static_cast<size_t>(threads) * 4;
     return std::max<size_t>(1, (n + parts - 1) / parts);
   }
 
   void Dispatch(const std::vector<int32_t>& ids, Op op, const std::vector<uint64_t>* seeds,
-                bool run_inline) {
+                Placement placement) {
     CheckOpen();
     for (size_t k = 0; k < ids.size(); ++k) {
       int32_t id = ids[k];
@@ -477,16 +488,17 @@ class PoolBase {
     pending_ += static_cast<int>(ids.size());
     sent_ += static_cast<int64_t>(ids.size());
     sent_target_.store(sent_, std::memory_order_release);
-    if (run_inline) {
+    if (placement == Placement::kInline) {
       for (int32_t id : ids) RunOne(id, 0, states_[id].slot);
       done_.fetch_add(static_cast<int64_t>(ids.size()), std::memory_order_acq_rel);
       return;
     }
-    // Env e belongs to worker e * T / num_envs: an env is stepped by the same
-    // thread step after step, so its state stays in that core's cache.
-    // Idle workers steal, so a slow or preempted worker does not stall a batch.
-    size_t chunk = ChunkSize(ids.size());
-    const int64_t T = opt_.num_threads;
+    // Env e belongs to queue e * T / num_envs: an env is stepped by the same
+    // thread step after step, so its state stays in that core's cache. When
+    // the caller is about to wait, it owns a share too (queue T). Idle threads
+    // steal, so a slow or preempted one does not stall a batch.
+    const int64_t T = opt_.num_threads + (placement == Placement::kWithCaller ? 1 : 0);
+    size_t chunk = ChunkSize(ids.size(), static_cast<int>(T));
     size_t start = 0;
     while (start < ids.size()) {
       int owner = static_cast<int>(ids[start] * T / opt_.num_envs);
@@ -502,9 +514,10 @@ class PoolBase {
       while (!w.queue.TryPush(c)) std::this_thread::yield();
       start = end;
     }
-    for (auto& w : workers_state_) {
-      if (w->sleeping.load(std::memory_order_seq_cst) && w->sleeping.exchange(false)) {
-        w->wake.release();
+    for (int t = 0; t < opt_.num_threads; ++t) {
+      WorkerState& w = *workers_state_[t];
+      if (w.sleeping.load(std::memory_order_seq_cst) && w.sleeping.exchange(false)) {
+        w.wake.release();
       }
     }
   }
@@ -525,7 +538,7 @@ class PoolBase {
     bool spun = false;
     while (!ready()) {
       Chunk c;
-      if (help && TakeChunk(0, &c)) {
+      if (help && TakeChunk(opt_.num_threads, &c)) {  // own share first
         RunChunk(c);
         continue;
       }

@@ -18,7 +18,9 @@ namespace envpool_x {
 class FaultInjection {
  public:
   static constexpr const char* kName = "FaultInjection";
-  static constexpr bool kCheap = true;
+  // Not cheap: a stalled step may take seconds, so it must never run on the
+  // thread that waits in recv() (Ctrl-C would be ignored meanwhile).
+  static constexpr bool kCheap = false;
 
   static Config DefaultConfig() {
     return Config{{"fault_env_id", int64_t{-1}},  // which env misbehaves (-1: all)
