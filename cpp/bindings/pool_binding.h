@@ -63,8 +63,8 @@ inline Config ConfigFromDict(const Config& defaults, const py::dict& overrides) 
     if (!defaults.Has(key)) {
       std::string valid;
       for (const auto& kv : defaults.values()) valid += (valid.empty() ? "" : ", ") + kv.first;
-      throw KeyError("unknown env config key '" + key + "'; valid keys: " +
-                     (valid.empty() ? "(none)" : valid));
+      throw KeyError("unknown env config key '" + key +
+                     "'; valid keys: " + (valid.empty() ? "(none)" : valid));
     }
     const ConfigValue& def = defaults.Get(key);
     std::string got = py::str(py::type::handle_of(value).attr("__name__"));
@@ -189,7 +189,8 @@ class PyPool {
     return py::array_t<double>(static_cast<py::ssize_t>(s.size()), s.data());
   }
 
-  void SetState(int env_id, const py::array_t<double, py::array::c_style | py::array::forcecast>& a) {
+  void SetState(int env_id,
+                const py::array_t<double, py::array::c_style | py::array::forcecast>& a) {
     Guard g(this);
     std::vector<double> s(a.data(), a.data() + a.size());
     pool_->SetState(env_id, s);
@@ -226,8 +227,7 @@ class PyPool {
     return pool_->ResolveIds(ids.data(), ids.size(), true);
   }
 
-  bool Seeds(const py::object& seed, const std::vector<int32_t>& ids,
-             std::vector<uint64_t>* out) {
+  bool Seeds(const py::object& seed, const std::vector<int32_t>& ids, std::vector<uint64_t>* out) {
     if (seed.is_none()) return false;
     auto to_u64 = [](py::handle h) -> uint64_t {
       if (py::isinstance<py::bool_>(h) || py::isinstance<py::float_>(h) ||
@@ -368,8 +368,8 @@ class PyPool {
       info["_final_obs"] = mask;
       info["_final_info"] = mask;
     }
-    return py::make_tuple(obs, Column(b, L.reward), Column(b, L.terminated),
-                          Column(b, L.truncated), info);
+    return py::make_tuple(obs, Column(b, L.reward), Column(b, L.terminated), Column(b, L.truncated),
+                          info);
   }
 
   std::unique_ptr<PoolBase> pool_;
@@ -446,9 +446,8 @@ void BindEnv(py::module_& m, const char* name) {
              return std::make_unique<P>(std::make_unique<EnvPool<Env>>(cfg, opt));
            }),
            py::arg("env_config"), py::arg("num_envs"), py::arg("batch_size"),
-           py::arg("num_threads"), py::arg("thread_affinity_offset"),
-           py::arg("max_episode_steps"), py::arg("autoreset_mode"), py::arg("env_seeds"),
-           py::arg("chunk_size") = 0)
+           py::arg("num_threads"), py::arg("thread_affinity_offset"), py::arg("max_episode_steps"),
+           py::arg("autoreset_mode"), py::arg("env_seeds"), py::arg("chunk_size") = 0)
       .def_static("default_config", [] { return ConfigToDict(Env::DefaultConfig()); })
       .def_static("env_spec",
                   [](const py::dict& cfg) {
@@ -458,8 +457,8 @@ void BindEnv(py::module_& m, const char* name) {
           "raw_loop",
           [](const py::dict& cfg, int num_envs, int64_t steps, uint64_t seed) {
             py::gil_scoped_release nogil;
-            return RawLoopSeconds<Env>(ConfigFromDict(Env::DefaultConfig(), cfg), num_envs,
-                                       steps, seed);
+            return RawLoopSeconds<Env>(ConfigFromDict(Env::DefaultConfig(), cfg), num_envs, steps,
+                                       seed);
           },
           py::arg("env_config"), py::arg("num_envs"), py::arg("steps"), py::arg("seed") = 0,
           "Seconds one thread takes for `steps` env steps round-robin over num_envs envs "
@@ -468,12 +467,15 @@ void BindEnv(py::module_& m, const char* name) {
       .def_property_readonly("num_threads", [](P& p) { return p.pool().options().num_threads; })
       .def_property_readonly("pending", [](P& p) { return p.pool().pending(); })
       .def_property_readonly("closed", [](P& p) { return p.pool().closed(); })
-      .def("send_step", static_cast<decltype(&PyPool::SendStep)>(&PyPool::SendStep), py::arg("action"), py::arg("env_id") = py::none())
-      .def("send_reset", static_cast<decltype(&PyPool::SendReset)>(&PyPool::SendReset), py::arg("env_id") = py::none(),
-           py::arg("seed") = py::none())
+      .def("send_step", static_cast<decltype(&PyPool::SendStep)>(&PyPool::SendStep),
+           py::arg("action"), py::arg("env_id") = py::none())
+      .def("send_reset", static_cast<decltype(&PyPool::SendReset)>(&PyPool::SendReset),
+           py::arg("env_id") = py::none(), py::arg("seed") = py::none())
       .def("recv", static_cast<decltype(&PyPool::Recv)>(&PyPool::Recv))
-      .def("step", static_cast<decltype(&PyPool::Step)>(&PyPool::Step), py::arg("action"), py::arg("env_id") = py::none())
-      .def("reset", static_cast<decltype(&PyPool::Reset)>(&PyPool::Reset), py::arg("env_id") = py::none(), py::arg("seed") = py::none())
+      .def("step", static_cast<decltype(&PyPool::Step)>(&PyPool::Step), py::arg("action"),
+           py::arg("env_id") = py::none())
+      .def("reset", static_cast<decltype(&PyPool::Reset)>(&PyPool::Reset),
+           py::arg("env_id") = py::none(), py::arg("seed") = py::none())
       .def("close", static_cast<decltype(&PyPool::Close)>(&PyPool::Close))
       .def("get_state", static_cast<decltype(&PyPool::GetState)>(&PyPool::GetState))
       .def("set_state", static_cast<decltype(&PyPool::SetState)>(&PyPool::SetState));

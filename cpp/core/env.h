@@ -42,11 +42,7 @@ struct StepOutput {
 };
 
 // Helpers for the common action kinds.
-inline int32_t DiscreteAction(const void* action) {
-  return *static_cast<const int32_t*>(action);
-}
-inline const float* BoxAction(const void* action) {
-  return static_cast<const float*>(action);
-}
+inline int32_t DiscreteAction(const void* action) { return *static_cast<const int32_t*>(action); }
+inline const float* BoxAction(const void* action) { return static_cast<const float*>(action); }
 
 }  // namespace envpool_x

@@ -54,14 +54,14 @@ inline AutoresetMode ParseAutoresetMode(const std::string& s) {
   if (s == "next_step") return AutoresetMode::kNextStep;
   if (s == "same_step") return AutoresetMode::kSameStep;
   if (s == "disabled") return AutoresetMode::kDisabled;
-  throw ValueError("autoreset_mode must be 'next_step', 'same_step' or 'disabled', got '" +
-                   s + "'");
+  throw ValueError("autoreset_mode must be 'next_step', 'same_step' or 'disabled', got '" + s +
+                   "'");
 }
 
 struct PoolOptions {
   int num_envs = 1;
-  int batch_size = 0;  // 0: num_envs
-  int num_threads = 0;  // 0: min(batch_size, hardware threads)
+  int batch_size = 0;               // 0: num_envs
+  int num_threads = 0;              // 0: min(batch_size, hardware threads)
   int thread_affinity_offset = -1;  // < 0: no pinning
   int max_episode_steps = 0;        // <= 0: no time limit
   AutoresetMode autoreset = AutoresetMode::kNextStep;
@@ -129,8 +129,8 @@ class PoolBase {
     }
     block_done_ = std::make_unique<std::atomic<int>[]>(num_blocks_);
     for (int b = 0; b < num_blocks_; ++b) block_done_[b].store(0);
-    action_bytes_ = spec_.action.discrete ? sizeof(int32_t)
-                                          : spec_.action.box.NumElements() * sizeof(float);
+    action_bytes_ =
+        spec_.action.discrete ? sizeof(int32_t) : spec_.action.box.NumElements() * sizeof(float);
     actions_.reset(new uint8_t[action_bytes_ * opt_.num_envs]());
     states_.resize(opt_.num_envs);
     for (int i = 0; i < opt_.num_envs; ++i) states_[i].rng.Seed(opt_.env_seeds[i]);
@@ -369,11 +369,11 @@ class PoolBase {
     Op op = Op::kReset;
     bool reseed = false;
     uint64_t seed = 0;
-    int32_t slot = 0;         // ordered mode: output row
-    int32_t next = -1;        // the next env of the same chunk
+    int32_t slot = 0;   // ordered mode: output row
+    int32_t next = -1;  // the next env of the same chunk
     int32_t elapsed = 0;
-    bool done = false;        // last step ended the episode
-    bool force_reset = false; // the env threw; start over
+    bool done = false;         // last step ended the episode
+    bool force_reset = false;  // the env threw; start over
   };
   // Only touched by the caller thread.
   struct CallerState {
@@ -801,8 +801,7 @@ class PoolBase {
 template <typename Env>
 class EnvPool final : public PoolBase {
  public:
-  EnvPool(const Config& env_config, const PoolOptions& opt)
-      : PoolBase(Env::Spec(env_config), opt) {
+  EnvPool(const Config& env_config, const PoolOptions& opt) : PoolBase(Env::Spec(env_config), opt) {
     for (int i = 0; i < options().num_envs; ++i) {
       envs_.emplace_back(env_config);
       // Envs that want to know their id (e.g. to misbehave selectively) get it.
@@ -820,9 +819,7 @@ class EnvPool final : public PoolBase {
     envs_[env_id].Step(action, rng, out);
   }
   std::vector<double> DoGetState(int env_id) override { return envs_[env_id].GetState(); }
-  void DoSetState(int env_id, const std::vector<double>& s) override {
-    envs_[env_id].SetState(s);
-  }
+  void DoSetState(int env_id, const std::vector<double>& s) override { envs_[env_id].SetState(s); }
   bool cheap() const override { return Env::kCheap; }
 
  private:

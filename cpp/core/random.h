@@ -77,13 +77,10 @@ class Rng {
     return static_cast<double>(NextU64() >> 11) * (1.0 / 9007199254740992.0);
   }
   // Uniform in [low, high).
-  ENVPOOL_X_HD double Uniform(double low, double high) {
-    return low + (high - low) * Uniform();
-  }
+  ENVPOOL_X_HD double Uniform(double low, double high) { return low + (high - low) * Uniform(); }
   // Uniform integer in [0, n) (n > 0); multiply-shift, bias < 2^-32 for n < 2^32.
   ENVPOOL_X_HD uint64_t UniformInt(uint64_t n) {
-    return static_cast<uint64_t>(
-        (static_cast<unsigned __int128>(NextU64()) * n) >> 64);
+    return static_cast<uint64_t>((static_cast<unsigned __int128>(NextU64()) * n) >> 64);
   }
   // Standard normal via Box-Muller (one draw of two uniforms).
   ENVPOOL_X_HD double Normal() {

@@ -62,8 +62,7 @@ struct ArraySpec {
   std::vector<double> high;
 
   int64_t NumElements() const {
-    return std::accumulate(shape.begin(), shape.end(), int64_t{1},
-                           std::multiplies<int64_t>());
+    return std::accumulate(shape.begin(), shape.end(), int64_t{1}, std::multiplies<int64_t>());
   }
   size_t NumBytes() const { return NumElements() * ItemSize(dtype); }
   double Low(int64_t i) const {
@@ -79,8 +78,8 @@ struct ArraySpec {
 // The action of one env: discrete (int32 scalar in [0, n)) or a float32 box.
 struct ActionSpec {
   bool discrete = true;
-  int64_t n = 0;       // discrete: number of actions
-  ArraySpec box;       // continuous: shape and bounds (dtype float32)
+  int64_t n = 0;  // discrete: number of actions
+  ArraySpec box;  // continuous: shape and bounds (dtype float32)
   int64_t NumElements() const { return discrete ? 1 : box.NumElements(); }
 };
 
@@ -100,8 +99,7 @@ using ConfigValue = std::variant<bool, int64_t, double, std::string>;
 class Config {
  public:
   Config() = default;
-  Config(std::initializer_list<std::pair<const std::string, ConfigValue>> init)
-      : values_(init) {}
+  Config(std::initializer_list<std::pair<const std::string, ConfigValue>> init) : values_(init) {}
 
   void Set(const std::string& key, ConfigValue v) { values_[key] = std::move(v); }
   bool Has(const std::string& key) const { return values_.count(key) != 0; }

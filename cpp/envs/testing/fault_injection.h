@@ -23,11 +23,11 @@ class FaultInjection {
   static constexpr bool kCheap = false;
 
   static Config DefaultConfig() {
-    return Config{{"fault_env_id", int64_t{-1}},  // which env misbehaves (-1: all)
-                  {"throw_at_step", int64_t{-1}},  // step Step() throws at (-1: never)
-                  {"nan_at_step", int64_t{-1}},    // step whose obs/reward are NaN
-                  {"stall_ms", int64_t{0}},        // sleep per step of the faulty env
-                  {"episode_length", int64_t{0}}}; // terminate after this many steps (0: never)
+    return Config{{"fault_env_id", int64_t{-1}},    // which env misbehaves (-1: all)
+                  {"throw_at_step", int64_t{-1}},   // step Step() throws at (-1: never)
+                  {"nan_at_step", int64_t{-1}},     // step whose obs/reward are NaN
+                  {"stall_ms", int64_t{0}},         // sleep per step of the faulty env
+                  {"episode_length", int64_t{0}}};  // terminate after this many steps (0: never)
   }
 
   static EnvSpec Spec(const Config&) {
