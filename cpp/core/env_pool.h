@@ -119,6 +119,8 @@ class PoolBase {
                        " observation and " + std::to_string(kMaxFields) + " info fields");
     }
     ordered_ = opt_.batch_size == opt_.num_envs;
+    workers_cover_cores_ =
+        opt_.num_threads >= static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     BuildLayout();
     block_cap_ = ordered_ ? opt_.num_envs : opt_.batch_size;
     num_blocks_ = ordered_ ? 1 : (opt_.num_envs + opt_.batch_size - 1) / opt_.batch_size + 1;
@@ -135,7 +137,6 @@ class PoolBase {
     states_.resize(opt_.num_envs);
     for (int i = 0; i < opt_.num_envs; ++i) states_[i].rng.Seed(opt_.env_seeds[i]);
     caller_.resize(opt_.num_envs);
-    slot_env_.resize(opt_.num_envs);
     mark_.assign(opt_.num_envs, 0);
     // One queue per worker, plus one (the last) for the caller's share of a
     // batch it waits for.
@@ -282,7 +283,6 @@ class PoolBase {
       WaitUntil([this] { return done_.load(std::memory_order_acquire) >= sent_; }, help);
       batch.count = pending_;
       for (size_t f = 0; f < fields_.size(); ++f) batch.data[f] = buffers_[f].get();
-      for (int s = 0; s < pending_; ++s) caller_[slot_env_[s]].in_flight = false;
       pending_ = 0;
     } else {
       if (pending_ < opt_.batch_size) {
@@ -301,16 +301,16 @@ class PoolBase {
       for (size_t f = 0; f < fields_.size(); ++f) {
         batch.data[f] = buffers_[f].get() + off * fields_[f].NumBytes();
       }
-      const int32_t* ids = reinterpret_cast<const int32_t*>(batch.data[layout_.env_id]);
-      for (int s = 0; s < batch.count; ++s) caller_[ids[s]].in_flight = false;
       pending_ -= batch.count;
     }
-    // Track which envs ended an episode (for the 'disabled' mode check).
+    // These envs are free again; note which ended an episode ('disabled' mode).
     const bool* term = reinterpret_cast<const bool*>(batch.data[layout_.terminated]);
     const bool* trunc = reinterpret_cast<const bool*>(batch.data[layout_.truncated]);
     const int32_t* ids = reinterpret_cast<const int32_t*>(batch.data[layout_.env_id]);
     for (int s = 0; s < batch.count; ++s) {
-      caller_[ids[s]].needs_reset = term[s] || trunc[s];
+      CallerState& c = caller_[ids[s]];
+      c.in_flight = false;
+      c.needs_reset = term[s] || trunc[s];
     }
     if (has_error_.load(std::memory_order_acquire)) {
       std::string msg;
@@ -357,19 +357,22 @@ class PoolBase {
 
   // A chunk is a linked list through EnvState::next: an env is in at most one
   // live chunk, so a chunk of any size costs one queue cell of 8 bytes.
+  // When the ids are consecutive (the usual full step) the chunk is just the
+  // range [head, head + count) and no per-env links are written.
   struct Chunk {
     int32_t head;
     int32_t count;
+    int32_t slot;  // ordered mode: output row of the chunk's first env
+    Op op;
+    bool consecutive;
   };
 
   // Written by the caller before a send, read by the worker after it (the
   // queue's release/acquire orders them).
   struct EnvState {
     Rng rng;
-    Op op = Op::kReset;
     bool reseed = false;
     uint64_t seed = 0;
-    int32_t slot = 0;   // ordered mode: output row
     int32_t next = -1;  // the next env of the same chunk
     int32_t elapsed = 0;
     bool done = false;         // last step ended the episode
@@ -466,18 +469,14 @@ class PoolBase {
   void Dispatch(const std::vector<int32_t>& ids, Op op, const std::vector<uint64_t>* seeds,
                 Placement placement) {
     CheckOpen();
-    for (size_t k = 0; k < ids.size(); ++k) {
-      int32_t id = ids[k];
-      EnvState& s = states_[id];
-      s.op = op;
-      if (seeds) {
+    if (seeds) {
+      for (size_t k = 0; k < ids.size(); ++k) {
+        EnvState& s = states_[ids[k]];
         s.reseed = true;
         s.seed = (*seeds)[k];
       }
-      if (ordered_) {
-        s.slot = pending_ + static_cast<int32_t>(k);
-        slot_env_[s.slot] = id;
-      }
+    }
+    for (int32_t id : ids) {
       CallerState& c = caller_[id];
       c.in_flight = true;
       if (op == Op::kReset) {
@@ -485,11 +484,14 @@ class PoolBase {
         c.needs_reset = false;
       }
     }
+    const int32_t first_slot = pending_;
     pending_ += static_cast<int>(ids.size());
     sent_ += static_cast<int64_t>(ids.size());
     sent_target_.store(sent_, std::memory_order_release);
     if (placement == Placement::kInline) {
-      for (int32_t id : ids) RunOne(id, 0, states_[id].slot);
+      for (size_t k = 0; k < ids.size(); ++k) {
+        RunOne(ids[k], 0, first_slot + static_cast<int>(k), op);
+      }
       done_.fetch_add(static_cast<int64_t>(ids.size()), std::memory_order_acq_rel);
       return;
     }
@@ -497,7 +499,10 @@ class PoolBase {
     // thread step after step, so its state stays in that core's cache. When
     // the caller is about to wait, it owns a share too (queue T). Idle threads
     // steal, so a slow or preempted one does not stall a batch.
-    const int64_t T = opt_.num_threads + (placement == Placement::kWithCaller ? 1 : 0);
+    // With a worker on every core the caller gets no share of its own (it
+    // would only preempt a worker); it still steals once it is idle.
+    const bool caller_share = placement == Placement::kWithCaller && !workers_cover_cores_;
+    const int64_t T = opt_.num_threads + (caller_share ? 1 : 0);
     size_t chunk = ChunkSize(ids.size(), static_cast<int>(T));
     size_t start = 0;
     while (start < ids.size()) {
@@ -507,8 +512,15 @@ class PoolBase {
              static_cast<int>(ids[end] * T / opt_.num_envs) == owner) {
         ++end;
       }
-      for (size_t k = start; k + 1 < end; ++k) states_[ids[k]].next = ids[k + 1];
-      Chunk c{ids[start], static_cast<int32_t>(end - start)};
+      bool consecutive = ids[end - 1] - ids[start] == static_cast<int32_t>(end - start - 1);
+      for (size_t k = start + 1; consecutive && k < end; ++k) {
+        consecutive = ids[k] == ids[k - 1] + 1;
+      }
+      if (!consecutive) {
+        for (size_t k = start; k + 1 < end; ++k) states_[ids[k]].next = ids[k + 1];
+      }
+      Chunk c{ids[start], static_cast<int32_t>(end - start),
+              first_slot + static_cast<int32_t>(start), op, consecutive};
       WorkerState& w = *workers_state_[owner];
       // Cannot fail: at most num_envs envs are in flight and capacity > num_envs.
       while (!w.queue.TryPush(c)) std::this_thread::yield();
@@ -638,17 +650,18 @@ class PoolBase {
     int32_t next = c.head;
     for (int k = 0; k < c.count; ++k) {
       int32_t id = next;
-      next = states_[id].next;  // read before this env can be finished and re-sent
+      // Read before this env can be finished and re-sent.
+      next = c.consecutive ? id + 1 : states_[id].next;
       int block = 0;
       int slot;
       if (ordered_) {
-        slot = states_[id].slot;
+        slot = c.slot + k;
       } else {
         int64_t t = ticket + k;
         block = static_cast<int>((t / opt_.batch_size) % num_blocks_);
         slot = static_cast<int>(t % opt_.batch_size);
       }
-      RunOne(id, block, slot);
+      RunOne(id, block, slot, c.op);
       if (!ordered_) {
         if (block != finished_block && finished_count > 0) {
           completed |= FinishBlockRows(finished_block, finished_count);
@@ -676,7 +689,7 @@ class PoolBase {
     return block_done_[block].fetch_add(n, std::memory_order_acq_rel) + n == opt_.batch_size;
   }
 
-  void RunOne(int32_t id, int block, int slot) {
+  void RunOne(int32_t id, int block, int slot, Op op) {
     EnvState& s = states_[id];
     size_t row = static_cast<size_t>(block) * block_cap_ + slot;
     StepOutput out;
@@ -685,7 +698,7 @@ class PoolBase {
     if (layout_.final_mask >= 0) At<bool>(layout_.final_mask, row) = false;
     At<int32_t>(layout_.env_id, row) = id;
     try {
-      bool reset = s.op == Op::kReset || s.force_reset ||
+      bool reset = op == Op::kReset || s.force_reset ||
                    (s.done && opt_.autoreset == AutoresetMode::kNextStep);
       if (reset) {
         DoReset(id, s, out, truncated, row);
@@ -758,6 +771,7 @@ class PoolBase {
   EnvSpec spec_;
   PoolOptions opt_;
   bool ordered_ = true;
+  bool workers_cover_cores_ = false;
   FieldLayout layout_;
   std::vector<ArraySpec> fields_;
   std::vector<std::unique_ptr<uint8_t[]>> buffers_;
@@ -770,7 +784,6 @@ class PoolBase {
   std::unique_ptr<uint8_t[]> actions_;
   std::vector<EnvState> states_;
   std::vector<CallerState> caller_;
-  std::vector<int32_t> slot_env_;
   std::vector<uint32_t> mark_;
   uint32_t mark_epoch_ = 0;
   struct WorkerState {
