@@ -190,14 +190,16 @@ def test_next_step_autoreset_ignores_action_and_resets():
     b.close()
 
 
-def test_same_step_autoreset_returns_final_obs():
-    kw = dict(num_envs=3, seed=0, max_episode_steps=4)
+# 3 envs run inline on the calling thread; 300 go through the worker queues.
+@pytest.mark.parametrize("num_envs", [3, 300])
+def test_same_step_autoreset_returns_final_obs(num_envs):
+    kw = dict(num_envs=num_envs, seed=0, max_episode_steps=4)
     nxt = envpool_x.make_gymnasium("CartPole-v1", autoreset_mode="next_step", **kw)
     same = envpool_x.make_gymnasium("CartPole-v1", autoreset_mode="same_step", **kw)
     assert same.metadata["autoreset_mode"].name == "SAME_STEP"
     nxt.reset()
     same.reset()
-    acts = np.array([1, 0, 1])
+    acts = np.arange(num_envs) % 2
     for k in range(1, 5):
         on, rn, tn, trn, _ = nxt.step(acts)
         os_, rs, ts, trs, info = same.step(acts)
@@ -209,8 +211,9 @@ def test_same_step_autoreset_returns_final_obs():
     # Step 4 ended every episode (time limit): final_obs is the terminal obs.
     assert info["_final_obs"].all() and info["_final_info"].all()
     np.testing.assert_array_equal(info["final_obs"], on)
-    np.testing.assert_array_equal(info["final_info"]["elapsed_step"], [4, 4, 4])
-    np.testing.assert_array_equal(info["elapsed_step"], [0, 0, 0])
+    np.testing.assert_array_equal(info["final_info"]["elapsed_step"], [4] * num_envs)
+    np.testing.assert_array_equal(info["final_info"]["env_id"], np.arange(num_envs))
+    np.testing.assert_array_equal(info["elapsed_step"], [0] * num_envs)
     # The returned obs is the new episode's first obs, as next_step's reset gives it.
     on_reset, *_ = nxt.step(acts)
     np.testing.assert_array_equal(os_, on_reset)

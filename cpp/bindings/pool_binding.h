@@ -152,6 +152,19 @@ class PyPool {
     auto ids = Ids(env_id);
     pool_->CheckIdle(ids, true);
     StoreActions(action, ids);
+    // Sync mode: the envs write into the arrays we return (no copy). They
+    // are kept in round_arrays_ until the round is received, even if the
+    // wait is interrupted.
+    bool direct = pool_->ordered() && pool_->pending() == 0;
+    if (direct) {
+      round_arrays_.clear();
+      std::vector<uint8_t*> bases;
+      for (size_t f = 0; f < pool_->fields().size(); ++f) {
+        round_arrays_.push_back(NewColumn(static_cast<int>(ids.size()), static_cast<int>(f)));
+        bases.push_back(static_cast<uint8_t*>(round_arrays_.back().mutable_data()));
+      }
+      pool_->WriteNextRoundTo(bases);
+    }
     if (ids.size() <= PoolBase::kInlineCheapEnvs) {
       pool_->SendStepForRecv(ids);  // may run inline: too short to drop the GIL for
     } else {
@@ -319,12 +332,22 @@ class PyPool {
     }
   }
 
+  py::array NewColumn(int rows, int field) {
+    std::vector<py::ssize_t> shape{rows};
+    for (int64_t d : pool_->fields()[field].shape) shape.push_back(d);
+    return py::array(dtypes_[field], shape);
+  }
+
+  // Field `field` of batch b as a fresh array: the round's own array when the
+  // envs wrote there, else a copy out of the pool's buffers.
   py::array Column(const Batch& b, int field) {
-    const ArraySpec& f = pool_->fields()[field];
-    std::vector<py::ssize_t> shape{b.count};
-    for (int64_t d : f.shape) shape.push_back(d);
-    py::array out(dtypes_[field], shape);
-    std::memcpy(out.mutable_data(), b.data[field], f.NumBytes() * b.count);
+    if (!round_arrays_.empty() &&
+        round_arrays_[field].data() == static_cast<const void*>(b.data[field]) &&
+        round_arrays_[field].shape(0) == b.count) {
+      return round_arrays_[field];
+    }
+    py::array out = NewColumn(b.count, field);
+    std::memcpy(out.mutable_data(), b.data[field], pool_->fields()[field].NumBytes() * b.count);
     return out;
   }
 
@@ -374,8 +397,9 @@ class PyPool {
 
   std::unique_ptr<PoolBase> pool_;
   std::atomic<bool> busy_{false};
-  std::vector<py::dtype> dtypes_;  // per field
-  std::vector<py::str> names_;     // per field, without the "final_obs/" prefix
+  std::vector<py::dtype> dtypes_;        // per field
+  std::vector<py::array> round_arrays_;  // outputs the envs write to directly
+  std::vector<py::str> names_;           // per field, without the "final_obs/" prefix
   std::vector<py::str> mask_names_;
 };
 

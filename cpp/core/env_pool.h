@@ -236,6 +236,12 @@ class PoolBase {
         }
       }
     }
+    if (action_bytes_ == sizeof(int32_t)) {  // discrete or 1-d box: a plain 4-byte store
+      const uint32_t* src = static_cast<const uint32_t*>(actions);
+      uint32_t* dst = reinterpret_cast<uint32_t*>(actions_.get());
+      for (size_t k = 0; k < ids.size(); ++k) dst[ids[k]] = src[k];
+      return;
+    }
     const uint8_t* src = static_cast<const uint8_t*>(actions);
     for (size_t k = 0; k < ids.size(); ++k) {
       std::memcpy(actions_.get() + ids[k] * action_bytes_, src + k * action_bytes_, action_bytes_);
@@ -267,6 +273,16 @@ class PoolBase {
   }
 
   int pending() const { return pending_; }
+
+  // Ordered mode, nothing in flight: the next round's results go straight to
+  // `bases` (one array per field, rows for the envs of the coming send) instead
+  // of the pool's buffers, which saves a copy. Valid until that round's Recv.
+  void WriteNextRoundTo(const std::vector<uint8_t*>& bases) {
+    if (!ordered_ || pending_ != 0 || bases.size() != fields_.size()) {
+      throw StateError("WriteNextRoundTo needs ordered mode and nothing in flight");
+    }
+    base_ = bases;
+  }
   bool cheap_env() const { return cheap(); }
   bool ordered() const { return ordered_; }
 
@@ -282,7 +298,9 @@ class PoolBase {
       }
       WaitUntil([this] { return done_.load(std::memory_order_acquire) >= sent_; }, help);
       batch.count = pending_;
-      for (size_t f = 0; f < fields_.size(); ++f) batch.data[f] = buffers_[f].get();
+      for (size_t f = 0; f < fields_.size(); ++f) batch.data[f] = base_[f];
+      // The round is over: later rounds write to the pool's own buffers again.
+      for (size_t f = 0; f < fields_.size(); ++f) base_[f] = buffers_[f].get();
       pending_ = 0;
     } else {
       if (pending_ < opt_.batch_size) {
@@ -747,14 +765,12 @@ class PoolBase {
   void CopyFinal(size_t row) {
     for (int i = 0; i < layout_.num_obs; ++i) {
       size_t nb = fields_[i].NumBytes();
-      std::memcpy(buffers_[layout_.first_final_obs + i].get() + row * nb,
-                  buffers_[i].get() + row * nb, nb);
+      std::memcpy(base_[layout_.first_final_obs + i] + row * nb, base_[i] + row * nb, nb);
     }
     for (int i = 0; i < layout_.num_info; ++i) {
       int f = layout_.first_info + i;
       size_t nb = fields_[f].NumBytes();
-      std::memcpy(buffers_[layout_.first_final_info + i].get() + row * nb,
-                  buffers_[f].get() + row * nb, nb);
+      std::memcpy(base_[layout_.first_final_info + i] + row * nb, base_[f] + row * nb, nb);
     }
     At<bool>(layout_.final_mask, row) = true;
   }
@@ -775,7 +791,9 @@ class PoolBase {
   FieldLayout layout_;
   std::vector<ArraySpec> fields_;
   std::vector<std::unique_ptr<uint8_t[]>> buffers_;
-  std::vector<uint8_t*> base_;     // buffers_[f].get()
+  // Where workers write field f: buffers_[f], or a round's own arrays (see
+  // WriteNextRoundTo). Workers must only ever write through base_.
+  std::vector<uint8_t*> base_;
   std::vector<size_t> row_bytes_;  // fields_[f].NumBytes()
   int block_cap_ = 0;
   int num_blocks_ = 1;
