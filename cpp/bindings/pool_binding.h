@@ -123,8 +123,7 @@ class PyPool {
 
   void SendStep(const py::object& action, const py::object& env_id) {
     Guard g(this);
-    auto ids = Ids(env_id);
-    pool_->CheckIdle(ids, true);
+    const std::vector<int32_t>& ids = Ids(env_id);
     StoreActions(action, ids);
     py::gil_scoped_release nogil;
     pool_->SendStep(ids);
@@ -132,7 +131,7 @@ class PyPool {
 
   void SendReset(const py::object& env_id, const py::object& seed) {
     Guard g(this);
-    auto ids = Ids(env_id);
+    const std::vector<int32_t>& ids = Ids(env_id);
     pool_->CheckIdle(ids, false);
     std::vector<uint64_t> seeds;
     bool have = Seeds(seed, ids, &seeds);
@@ -149,8 +148,7 @@ class PyPool {
 
   py::tuple Step(const py::object& action, const py::object& env_id) {
     Guard g(this);
-    auto ids = Ids(env_id);
-    pool_->CheckIdle(ids, true);
+    const std::vector<int32_t>& ids = Ids(env_id);
     StoreActions(action, ids);
     // Sync mode: the envs write into the arrays we return (no copy). They
     // are kept in round_arrays_ until the round is received, even if the
@@ -177,7 +175,7 @@ class PyPool {
 
   py::tuple Reset(const py::object& env_id, const py::object& seed) {
     Guard g(this);
-    auto ids = Ids(env_id);
+    const std::vector<int32_t>& ids = Ids(env_id);
     pool_->CheckIdle(ids, false);
     std::vector<uint64_t> seeds;
     bool have = Seeds(seed, ids, &seeds);
@@ -222,7 +220,7 @@ class PyPool {
     PyPool* p_;
   };
 
-  std::vector<int32_t> Ids(const py::object& env_id) {
+  const std::vector<int32_t>& Ids(const py::object& env_id) {
     pool_->CheckOpen();
     if (env_id.is_none()) return pool_->ResolveIds(nullptr, 0, false);
     py::array arr = py::array::ensure(env_id);

@@ -138,6 +138,8 @@ class PoolBase {
     for (int i = 0; i < opt_.num_envs; ++i) states_[i].rng.Seed(opt_.env_seeds[i]);
     caller_.resize(opt_.num_envs);
     mark_.assign(opt_.num_envs, 0);
+    all_ids_.resize(opt_.num_envs);
+    for (int i = 0; i < opt_.num_envs; ++i) all_ids_[i] = i;
     // One queue per worker, plus one (the last) for the caller's share of a
     // batch it waits for.
     for (int t = 0; t <= opt_.num_threads; ++t) {
@@ -154,6 +156,25 @@ class PoolBase {
   bool closed() const { return closed_; }
   size_t action_bytes() const { return action_bytes_; }
 
+  void CheckIdleOne(int32_t id, bool stepping) const {
+    const CallerState& c = caller_[id];
+    if (c.round == round_) {
+      throw StateError("env " + std::to_string(id) +
+                       " already has work in flight; recv() its result before sending to it");
+    }
+    if (stepping && !c.started) {
+      throw StateError("env " + std::to_string(id) +
+                       " has not been reset; call reset() (or async_reset()) before stepping");
+    }
+    // states_[id].done was written by the worker before this env's result
+    // was received, so reading it here is ordered after that write.
+    if (stepping && opt_.autoreset == AutoresetMode::kDisabled && states_[id].done) {
+      throw StateError("env " + std::to_string(id) +
+                       " finished its episode and autoreset_mode='disabled'; reset it first "
+                       "(reset(env_id=...) or options={'reset_mask': mask})");
+    }
+  }
+
   // Called every ~50 ms while Recv blocks; may throw to abort the wait
   // (the bindings raise KeyboardInterrupt from here).
   void set_interrupt_check(std::function<void()> f) { interrupt_check_ = std::move(f); }
@@ -161,14 +182,12 @@ class PoolBase {
   // ---- caller side -------------------------------------------------------
 
   // Validates ids (nullptr: all envs) and returns them as a list.
-  std::vector<int32_t> ResolveIds(const int64_t* ids, int64_t n, bool have_ids) {
+  // Validates ids (have_ids false: all envs); the result stays valid until
+  // the next call.
+  const std::vector<int32_t>& ResolveIds(const int64_t* ids, int64_t n, bool have_ids) {
     CheckOpen();
-    std::vector<int32_t> out;
-    if (!have_ids) {
-      out.resize(opt_.num_envs);
-      for (int i = 0; i < opt_.num_envs; ++i) out[i] = i;
-      return out;
-    }
+    if (!have_ids) return all_ids_;
+    std::vector<int32_t>& out = scratch_ids_;
     if (n < 1) throw ValueError("env_id must not be empty");
     out.resize(n);
     ++mark_epoch_;
@@ -193,58 +212,43 @@ class PoolBase {
 
   // Checks that every id can take new work now.
   void CheckIdle(const std::vector<int32_t>& ids, bool stepping) {
-    for (int32_t id : ids) {
-      const CallerState& c = caller_[id];
-      if (c.in_flight) {
-        throw StateError("env " + std::to_string(id) +
-                         " already has work in flight; recv() its result before sending to it");
-      }
-      if (stepping && !c.started) {
-        throw StateError("env " + std::to_string(id) +
-                         " has not been reset; call reset() (or async_reset()) before stepping");
-      }
-      if (stepping && opt_.autoreset == AutoresetMode::kDisabled && c.needs_reset) {
-        throw StateError("env " + std::to_string(id) +
-                         " finished its episode and autoreset_mode='disabled'; reset it first "
-                         "(reset(env_id=...) or options={'reset_mask': mask})");
-      }
-    }
+    for (int32_t id : ids) CheckIdleOne(id, stepping);
   }
 
-  // Checks and stores the actions of `ids` (row k of `actions` is for ids[k]);
-  // `actions` is int32 (discrete) or float32 (box), already shaped right.
+  // Checks that `ids` can step and stores their actions (row k of `actions`
+  // is for ids[k]; int32 for discrete, float32 for a box, shaped right), in
+  // one pass. A rejected call may have overwritten the stored actions of
+  // idle envs only, which no one reads before their next (valid) send.
   void StoreActions(const std::vector<int32_t>& ids, const void* actions) {
     const ActionSpec& a = spec_.action;
     if (a.discrete) {
       const int32_t* src = static_cast<const int32_t*>(actions);
+      int32_t* dst = reinterpret_cast<int32_t*>(actions_.get());
       for (size_t k = 0; k < ids.size(); ++k) {
+        int32_t id = ids[k];
         if (src[k] < 0 || src[k] >= a.n) {
-          throw ValueError("action " + std::to_string(src[k]) + " for env " +
-                           std::to_string(ids[k]) + " is out of range [0, " + std::to_string(a.n) +
-                           ")");
+          throw ValueError("action " + std::to_string(src[k]) + " for env " + std::to_string(id) +
+                           " is out of range [0, " + std::to_string(a.n) + ")");
         }
+        CheckIdleOne(id, true);
+        dst[id] = src[k];
       }
-    } else {
-      const float* src = static_cast<const float*>(actions);
-      int64_t m = a.box.NumElements();
-      for (size_t k = 0; k < ids.size(); ++k) {
-        for (int64_t j = 0; j < m; ++j) {
-          if (!std::isfinite(src[k * m + j])) {
-            throw ValueError("action for env " + std::to_string(ids[k]) +
-                             " is not finite (NaN or inf) at index " + std::to_string(j));
-          }
-        }
-      }
-    }
-    if (action_bytes_ == sizeof(int32_t)) {  // discrete or 1-d box: a plain 4-byte store
-      const uint32_t* src = static_cast<const uint32_t*>(actions);
-      uint32_t* dst = reinterpret_cast<uint32_t*>(actions_.get());
-      for (size_t k = 0; k < ids.size(); ++k) dst[ids[k]] = src[k];
       return;
     }
-    const uint8_t* src = static_cast<const uint8_t*>(actions);
+    const float* src = static_cast<const float*>(actions);
+    float* dst = reinterpret_cast<float*>(actions_.get());
+    int64_t m = a.box.NumElements();
     for (size_t k = 0; k < ids.size(); ++k) {
-      std::memcpy(actions_.get() + ids[k] * action_bytes_, src + k * action_bytes_, action_bytes_);
+      int32_t id = ids[k];
+      for (int64_t j = 0; j < m; ++j) {
+        float v = src[k * m + j];
+        if (!std::isfinite(v)) {
+          throw ValueError("action for env " + std::to_string(id) +
+                           " is not finite (NaN or inf) at index " + std::to_string(j));
+        }
+        dst[id * m + j] = v;
+      }
+      CheckIdleOne(id, true);
     }
   }
 
@@ -321,14 +325,12 @@ class PoolBase {
       }
       pending_ -= batch.count;
     }
-    // These envs are free again; note which ended an episode ('disabled' mode).
-    const bool* term = reinterpret_cast<const bool*>(batch.data[layout_.terminated]);
-    const bool* trunc = reinterpret_cast<const bool*>(batch.data[layout_.truncated]);
-    const int32_t* ids = reinterpret_cast<const int32_t*>(batch.data[layout_.env_id]);
-    for (int s = 0; s < batch.count; ++s) {
-      CallerState& c = caller_[ids[s]];
-      c.in_flight = false;
-      c.needs_reset = term[s] || trunc[s];
+    // These envs are free again.
+    if (ordered_) {
+      if (++round_ == 0) ResetRounds();
+    } else {
+      const int32_t* ids = reinterpret_cast<const int32_t*>(batch.data[layout_.env_id]);
+      for (int s = 0; s < batch.count; ++s) caller_[ids[s]].round = 0;
     }
     if (has_error_.load(std::memory_order_acquire)) {
       std::string msg;
@@ -351,6 +353,13 @@ class PoolBase {
       if (t.joinable()) t.join();
     }
     workers_.clear();
+  }
+
+  // round_ wrapped around to 0 (after 2^32 rounds): nothing is in flight in
+  // ordered mode at this point, so every env can start from round 0.
+  void ResetRounds() {
+    for (CallerState& c : caller_) c.round = 0;
+    round_ = 1;
   }
 
   void CheckOpen() const {
@@ -396,11 +405,12 @@ class PoolBase {
     bool done = false;         // last step ended the episode
     bool force_reset = false;  // the env threw; start over
   };
-  // Only touched by the caller thread.
+  // Only touched by the caller thread. An env is in flight while its round
+  // equals round_: ending an ordered round (++round_) frees all its envs at
+  // once; in first-finished mode each received env gets round 0.
   struct CallerState {
-    bool in_flight = false;
+    uint32_t round = 0;
     bool started = false;
-    bool needs_reset = false;
   };
 
   virtual void EnvReset(int env_id, Rng& rng, const StepOutput& out) = 0;
@@ -430,7 +440,7 @@ class PoolBase {
       throw ValueError("env_id " + std::to_string(env_id) + " is out of range [0, " +
                        std::to_string(opt_.num_envs) + ")");
     }
-    if (caller_[env_id].in_flight) {
+    if (caller_[env_id].round == round_) {
       throw StateError("env " + std::to_string(env_id) + " has work in flight");
     }
   }
@@ -496,11 +506,8 @@ class PoolBase {
     }
     for (int32_t id : ids) {
       CallerState& c = caller_[id];
-      c.in_flight = true;
-      if (op == Op::kReset) {
-        c.started = true;
-        c.needs_reset = false;
-      }
+      c.round = round_;
+      c.started |= op == Op::kReset;
     }
     const int32_t first_slot = pending_;
     pending_ += static_cast<int>(ids.size());
@@ -803,6 +810,8 @@ class PoolBase {
   std::vector<EnvState> states_;
   std::vector<CallerState> caller_;
   std::vector<uint32_t> mark_;
+  std::vector<int32_t> all_ids_;      // 0 .. num_envs - 1
+  std::vector<int32_t> scratch_ids_;  // ResolveIds' result for explicit ids
   uint32_t mark_epoch_ = 0;
   struct WorkerState {
     explicit WorkerState(size_t capacity) : queue(capacity) {}
@@ -817,6 +826,7 @@ class PoolBase {
   alignas(64) std::atomic<int64_t> done_{0};
   alignas(64) std::atomic<int64_t> ticket_{0};
   int64_t sent_ = 0;
+  uint32_t round_ = 1;  // see CallerState
   int pending_ = 0;
   int64_t recv_block_ = 0;
   std::atomic<bool> stop_{false};
