@@ -156,7 +156,54 @@ class PoolBase {
   bool closed() const { return closed_; }
   size_t action_bytes() const { return action_bytes_; }
 
+  // The common full step: every env, in order. Checks in bulk (loops the
+  // compiler vectorises) and copies the actions with one memcpy. Returns false
+  // when something is wrong; the per-env path then finds it and says what.
+  bool StoreAllActions(const void* actions) {
+    const int64_t n = opt_.num_envs;
+    if (pending_ != 0 || num_started_ != n) return false;
+    if (opt_.autoreset == AutoresetMode::kDisabled) {
+      for (const EnvState& s : states_) {
+        if (s.done) return false;
+      }
+    }
+    const ActionSpec& a = spec_.action;
+    if (a.discrete) {
+      const int32_t* src = static_cast<const int32_t*>(actions);
+      int32_t lo = 0, hi = 0;
+      for (int64_t k = 0; k < n; ++k) {
+        lo = std::min(lo, src[k]);
+        hi = std::max(hi, src[k]);
+      }
+      if (lo < 0 || hi >= a.n) return false;
+    } else {
+      const float* src = static_cast<const float*>(actions);
+      int64_t m = n * a.box.NumElements();
+      bool finite = true;
+      for (int64_t k = 0; k < m; ++k) finite &= std::isfinite(src[k]);
+      if (!finite) return false;
+    }
+    std::memcpy(actions_.get(), actions, action_bytes_ * n);
+    return true;
+  }
+
+  [[noreturn, gnu::noinline, gnu::cold]] static void ThrowBadAction(int32_t id, int64_t action,
+                                                                    int64_t n) {
+    throw ValueError("action " + std::to_string(action) + " for env " + std::to_string(id) +
+                     " is out of range [0, " + std::to_string(n) + ")");
+  }
+
   void CheckIdleOne(int32_t id, bool stepping) const {
+    const CallerState& c = caller_[id];
+    // states_[id].done was written by the worker before this env's result
+    // was received, so reading it here is ordered after that write.
+    bool busy = c.round == round_;
+    bool bad_step = stepping && (!c.started ||
+                                 (opt_.autoreset == AutoresetMode::kDisabled && states_[id].done));
+    if (busy || bad_step) ThrowNotIdle(id, stepping);
+  }
+
+  [[noreturn, gnu::noinline, gnu::cold]] void ThrowNotIdle(int32_t id, bool stepping) const {
     const CallerState& c = caller_[id];
     if (c.round == round_) {
       throw StateError("env " + std::to_string(id) +
@@ -166,13 +213,9 @@ class PoolBase {
       throw StateError("env " + std::to_string(id) +
                        " has not been reset; call reset() (or async_reset()) before stepping");
     }
-    // states_[id].done was written by the worker before this env's result
-    // was received, so reading it here is ordered after that write.
-    if (stepping && opt_.autoreset == AutoresetMode::kDisabled && states_[id].done) {
-      throw StateError("env " + std::to_string(id) +
-                       " finished its episode and autoreset_mode='disabled'; reset it first "
-                       "(reset(env_id=...) or options={'reset_mask': mask})");
-    }
+    throw StateError("env " + std::to_string(id) +
+                     " finished its episode and autoreset_mode='disabled'; reset it first "
+                     "(reset(env_id=...) or options={'reset_mask': mask})");
   }
 
   // Called every ~50 ms while Recv blocks; may throw to abort the wait
@@ -220,6 +263,7 @@ class PoolBase {
   // one pass. A rejected call may have overwritten the stored actions of
   // idle envs only, which no one reads before their next (valid) send.
   void StoreActions(const std::vector<int32_t>& ids, const void* actions) {
+    if (&ids == &all_ids_ && StoreAllActions(actions)) return;
     const ActionSpec& a = spec_.action;
     if (a.discrete) {
       const int32_t* src = static_cast<const int32_t*>(actions);
@@ -507,7 +551,10 @@ class PoolBase {
     for (int32_t id : ids) {
       CallerState& c = caller_[id];
       c.round = round_;
-      c.started |= op == Op::kReset;
+      if (op == Op::kReset && !c.started) {
+        c.started = true;
+        ++num_started_;
+      }
     }
     const int32_t first_slot = pending_;
     pending_ += static_cast<int>(ids.size());
@@ -826,7 +873,8 @@ class PoolBase {
   alignas(64) std::atomic<int64_t> done_{0};
   alignas(64) std::atomic<int64_t> ticket_{0};
   int64_t sent_ = 0;
-  uint32_t round_ = 1;  // see CallerState
+  uint32_t round_ = 1;       // see CallerState
+  int64_t num_started_ = 0;  // envs reset at least once
   int pending_ = 0;
   int64_t recv_block_ = 0;
   std::atomic<bool> stop_{false};

@@ -114,7 +114,7 @@ class CartPole {
   }
 
   explicit CartPole(const Config& config) {
-    params_.sutton_barto_reward = config.Bool("sutton_barto_reward");
+    params_ = config.Bool("sutton_barto_reward") ? &kSuttonBartoParams : &kParams;
   }
 
   void Reset(Rng& rng, const StepOutput& out) {
@@ -124,7 +124,7 @@ class CartPole {
 
   void Step(const void* action, Rng& /*rng*/, const StepOutput& out) {
     double reward = 0.0;
-    CartPoleDynamics(state_, DiscreteAction(action), params_, out.terminated, &reward);
+    CartPoleDynamics(state_, DiscreteAction(action), *params_, out.terminated, &reward);
     *out.reward = static_cast<float>(reward);
     CartPoleObservation(state_, out.Obs<float>());
   }
@@ -144,7 +144,14 @@ class CartPole {
   }
 
  private:
-  CartPoleParams<double> params_;
+  // Shared by all envs: one copy in cache instead of one per env.
+  static inline const CartPoleParams<double> kParams{};
+  static inline const CartPoleParams<double> kSuttonBartoParams = [] {
+    CartPoleParams<double> p;
+    p.sutton_barto_reward = true;
+    return p;
+  }();
+  const CartPoleParams<double>* params_ = &kParams;
   CartPoleState<double> state_{0.0, 0.0, 0.0, 0.0};
 };
 
