@@ -25,17 +25,8 @@ from pathlib import Path
 # numpy's BLAS threads spin after use and would steal the cores we measure.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
-import numpy as np  # noqa: E402
 
 from envpool_x import bench  # noqa: E402
-from envpool_x.registration import lookup
-
-
-def raw_rate(task: str, num_envs: int, steps: int) -> float:
-    """Steps/s of one thread stepping the same envs in a plain C++ loop."""
-    pool_cls = lookup(task).pool_class
-    rates = [steps / pool_cls.raw_loop({}, num_envs, steps) for _ in range(3)]
-    return float(np.median(rates))
 
 
 def version(pkg: str) -> str:
@@ -74,15 +65,19 @@ def run_case(task: str, num_envs: int, threads: int, steps: int, rounds: int) ->
         g = bench.gymnasium_runner(task, num_envs, mode)
         if g is not None:
             runners.append(g)
+    raw_runner = bench.raw_runner(task, num_envs)
+    runners.append(raw_runner)
     try:
         bench.measure(runners, steps, rounds=rounds, progress=sys.stderr.isatty())
     finally:
         for r in runners:
             r.close()
-    raw = raw_rate(task, num_envs, min(steps, 2_000_000))
+    raw = raw_runner.steps_per_s
     ours = runners[0].steps_per_s
     rows = []
     for r in runners:
+        if r is raw_runner:
+            continue
         rows.append(
             {
                 "task": task,

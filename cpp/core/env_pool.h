@@ -102,6 +102,9 @@ class PoolBase {
       throw ValueError("batch_size must be in [1, num_envs=" + std::to_string(opt_.num_envs) +
                        "], got " + std::to_string(opt_.batch_size));
     }
+    if (opt_.num_threads > 4096) {
+      throw ValueError("num_threads must be at most 4096, got " + std::to_string(opt_.num_threads));
+    }
     if (opt_.num_threads < 0) {
       throw ValueError("num_threads must be >= 0 (0 picks a default), got " +
                        std::to_string(opt_.num_threads));
@@ -140,6 +143,18 @@ class PoolBase {
     mark_.assign(opt_.num_envs, 0);
     all_ids_.resize(opt_.num_envs);
     for (int i = 0; i < opt_.num_envs; ++i) all_ids_[i] = i;
+    // Which queue owns env e, with T workers ([0]) or T workers + the caller
+    // ([1]): e * parts / num_envs, precomputed (a division per env per step
+    // would cost more than a CartPole step).
+    for (int k = 0; k < 2; ++k) {
+      int64_t parts = opt_.num_threads + k;
+      owner_of_[k].resize(opt_.num_envs);
+      owner_end_[k].assign(parts, 0);
+      for (int64_t e = 0; e < opt_.num_envs; ++e) {
+        owner_of_[k][e] = static_cast<uint16_t>(e * parts / opt_.num_envs);
+        owner_end_[k][owner_of_[k][e]] = static_cast<int32_t>(e + 1);
+      }
+    }
     // One queue per worker, plus one (the last) for the caller's share of a
     // batch it waits for.
     for (int t = 0; t <= opt_.num_threads; ++t) {
@@ -457,8 +472,9 @@ class PoolBase {
     bool started = false;
   };
 
-  virtual void EnvReset(int env_id, Rng& rng, const StepOutput& out) = 0;
-  virtual void EnvStep(int env_id, const void* action, Rng& rng, const StepOutput& out) = 0;
+  // Runs a chunk: EnvPool<Env> forwards to RunChunkT with itself, so that
+  // the env's Step and Reset are inlined into the per-env loop.
+  virtual void RunChunk(const Chunk& c) = 0;
   virtual std::vector<double> DoGetState(int env_id) = 0;
   virtual void DoSetState(int env_id, const std::vector<double>& s) = 0;
   virtual bool cheap() const = 0;
@@ -561,10 +577,8 @@ class PoolBase {
     sent_ += static_cast<int64_t>(ids.size());
     sent_target_.store(sent_, std::memory_order_release);
     if (placement == Placement::kInline) {
-      for (size_t k = 0; k < ids.size(); ++k) {
-        RunOne(ids[k], 0, first_slot + static_cast<int>(k), op);
-      }
-      done_.fetch_add(static_cast<int64_t>(ids.size()), std::memory_order_acq_rel);
+      for (size_t k = 0; k + 1 < ids.size(); ++k) states_[ids[k]].next = ids[k + 1];
+      RunChunk(Chunk{ids[0], static_cast<int32_t>(ids.size()), first_slot, op, false});
       return;
     }
     // Env e belongs to queue e * T / num_envs: an env is stepped by the same
@@ -576,20 +590,23 @@ class PoolBase {
     const bool caller_share = placement == Placement::kWithCaller && !workers_cover_cores_;
     const int64_t T = opt_.num_threads + (caller_share ? 1 : 0);
     size_t chunk = ChunkSize(ids.size(), static_cast<int>(T));
+    const uint16_t* owner_of = owner_of_[caller_share ? 1 : 0].data();
+    const bool all = &ids == &all_ids_;
     size_t start = 0;
     while (start < ids.size()) {
-      int owner = static_cast<int>(ids[start] * T / opt_.num_envs);
+      int owner = owner_of[ids[start]];
       size_t end = start + 1;
-      while (end < ids.size() && end - start < chunk &&
-             static_cast<int>(ids[end] * T / opt_.num_envs) == owner) {
-        ++end;
-      }
-      bool consecutive = ids[end - 1] - ids[start] == static_cast<int32_t>(end - start - 1);
-      for (size_t k = start + 1; consecutive && k < end; ++k) {
-        consecutive = ids[k] == ids[k - 1] + 1;
-      }
-      if (!consecutive) {
-        for (size_t k = start; k + 1 < end; ++k) states_[ids[k]].next = ids[k + 1];
+      bool consecutive = true;
+      if (all) {  // ids are 0..n-1: the chunk ends at its size or its owner's last env
+        end = std::min(start + chunk, static_cast<size_t>(owner_end_[caller_share ? 1 : 0][owner]));
+      } else {
+        while (end < ids.size() && end - start < chunk && owner_of[ids[end]] == owner) {
+          consecutive &= ids[end] == ids[end - 1] + 1;
+          ++end;
+        }
+        if (!consecutive) {
+          for (size_t k = start; k + 1 < end; ++k) states_[ids[k]].next = ids[k + 1];
+        }
       }
       Chunk c{ids[start], static_cast<int32_t>(end - start),
               first_slot + static_cast<int32_t>(start), op, consecutive};
@@ -683,15 +700,22 @@ class PoolBase {
   }
 
   // Spins until pred() or the budget runs out; returns pred()'s last value.
+  // After the first microseconds it yields between checks: with more
+  // runnable threads than cores (workers plus the caller), a pure spinner
+  // would keep the thread that has the work from running.
   template <typename Pred>
   static bool SpinFor(Pred pred, std::chrono::microseconds budget) {
-    auto deadline = std::chrono::steady_clock::now() + budget;
+    auto start = std::chrono::steady_clock::now();
+    auto deadline = start + budget;
+    auto yield_after = start + std::chrono::microseconds(5);
     for (;;) {
-      for (int i = 0; i < 32; ++i) {
+      for (int i = 0; i < 16; ++i) {
         if (pred()) return true;
         CpuRelax();
       }
-      if (std::chrono::steady_clock::now() >= deadline) return pred();
+      auto now = std::chrono::steady_clock::now();
+      if (now >= deadline) return pred();
+      if (now >= yield_after) std::this_thread::yield();
     }
   }
 
@@ -713,7 +737,10 @@ class PoolBase {
     return reinterpret_cast<T*>(base_[field])[row];
   }
 
-  void RunChunk(const Chunk& c) {
+  // The per-env loop lives here; EnvPool<Env> instantiates it with itself.
+ protected:
+  template <typename Pool>
+  void RunChunkT(const Chunk& c, Pool& pool) {
     int64_t ticket = 0;
     if (!ordered_) ticket = ticket_.fetch_add(c.count, std::memory_order_relaxed);
     int finished_block = -1;
@@ -733,7 +760,7 @@ class PoolBase {
         block = static_cast<int>((t / opt_.batch_size) % num_blocks_);
         slot = static_cast<int>(t % opt_.batch_size);
       }
-      RunOne(id, block, slot, c.op);
+      RunOne(pool, id, block, slot, c.op);
       if (!ordered_) {
         if (block != finished_block && finished_count > 0) {
           completed |= FinishBlockRows(finished_block, finished_count);
@@ -761,7 +788,8 @@ class PoolBase {
     return block_done_[block].fetch_add(n, std::memory_order_acq_rel) + n == opt_.batch_size;
   }
 
-  void RunOne(int32_t id, int block, int slot, Op op) {
+  template <typename Pool>
+  void RunOne(Pool& pool, int32_t id, int block, int slot, Op op) {
     EnvState& s = states_[id];
     size_t row = static_cast<size_t>(block) * block_cap_ + slot;
     StepOutput out;
@@ -773,9 +801,9 @@ class PoolBase {
       bool reset = op == Op::kReset || s.force_reset ||
                    (s.done && opt_.autoreset == AutoresetMode::kNextStep);
       if (reset) {
-        DoReset(id, s, out, truncated, row);
+        DoReset(pool, id, s, out, truncated, row);
       } else {
-        EnvStep(id, actions_.get() + id * action_bytes_, s.rng, out);
+        pool.StepEnv(id, actions_.get() + id * action_bytes_, s.rng, out);
         ++s.elapsed;
         truncated = opt_.max_episode_steps > 0 && s.elapsed >= opt_.max_episode_steps;
         s.done = *out.terminated || truncated;
@@ -785,7 +813,7 @@ class PoolBase {
           float reward = *out.reward;
           bool term = *out.terminated;
           bool trunc = truncated;
-          DoReset(id, s, out, truncated, row);
+          DoReset(pool, id, s, out, truncated, row);
           *out.reward = reward;
           *out.terminated = term;
           truncated = trunc;
@@ -801,13 +829,15 @@ class PoolBase {
     }
   }
 
-  void DoReset(int32_t id, EnvState& s, const StepOutput& out, bool& truncated, size_t row) {
+  template <typename Pool>
+  void DoReset(Pool& pool, int32_t id, EnvState& s, const StepOutput& out, bool& truncated,
+               size_t row) {
     if (s.reseed) {
       s.rng.Seed(s.seed);
       s.reseed = false;
     }
     s.force_reset = false;
-    EnvReset(id, s.rng, out);
+    pool.ResetEnv(id, s.rng, out);
     s.elapsed = 0;
     s.done = false;
     *out.reward = 0.0f;
@@ -857,8 +887,10 @@ class PoolBase {
   std::vector<EnvState> states_;
   std::vector<CallerState> caller_;
   std::vector<uint32_t> mark_;
-  std::vector<int32_t> all_ids_;      // 0 .. num_envs - 1
-  std::vector<int32_t> scratch_ids_;  // ResolveIds' result for explicit ids
+  std::vector<int32_t> all_ids_;       // 0 .. num_envs - 1
+  std::vector<uint16_t> owner_of_[2];  // queue owning each env (see constructor)
+  std::vector<int32_t> owner_end_[2];  // one past the last env each queue owns
+  std::vector<int32_t> scratch_ids_;   // ResolveIds' result for explicit ids
   uint32_t mark_epoch_ = 0;
   struct WorkerState {
     explicit WorkerState(size_t capacity) : queue(capacity) {}
@@ -901,12 +933,15 @@ class EnvPool final : public PoolBase {
   ~EnvPool() override { Close(); }
 
  protected:
-  void EnvReset(int env_id, Rng& rng, const StepOutput& out) override {
-    envs_[env_id].Reset(rng, out);
-  }
-  void EnvStep(int env_id, const void* action, Rng& rng, const StepOutput& out) override {
+  void RunChunk(const Chunk& c) override { RunChunkT(c, *this); }
+
+ public:  // for RunChunkT
+  void ResetEnv(int env_id, Rng& rng, const StepOutput& out) { envs_[env_id].Reset(rng, out); }
+  void StepEnv(int env_id, const void* action, Rng& rng, const StepOutput& out) {
     envs_[env_id].Step(action, rng, out);
   }
+
+ protected:
   std::vector<double> DoGetState(int env_id) override { return envs_[env_id].GetState(); }
   void DoSetState(int env_id, const std::vector<double>& s) override { envs_[env_id].SetState(s); }
   bool cheap() const override { return Env::kCheap; }

@@ -97,6 +97,23 @@ def _pool_runner(env: Any, num_envs: int, batch_size: int, name: str) -> Runner:
     return Runner(name, run, env.close)
 
 
+def raw_runner(task: str, num_envs: int) -> Runner:
+    """One thread stepping the same envs in a plain C++ loop (no pool, no
+    Python per step): the ceiling a single core can reach."""
+    from envpool_x.registration import lookup
+
+    entry = lookup(task)
+    pool_cls = entry.pool_class
+    config = dict(entry.env_defaults)
+
+    def run(n: int) -> int:
+        steps = max(n, num_envs)
+        pool_cls.raw_loop(config, num_envs, steps)
+        return steps
+
+    return Runner("raw C++ loop, 1 thread", run)
+
+
 def gymnasium_runner(task: str, num_envs: int, mode: str) -> Runner | None:
     """gymnasium's vector env: mode "vector_entry_point", "sync" or "async"."""
     import gymnasium
