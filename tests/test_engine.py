@@ -265,3 +265,23 @@ def test_error_inside_env_reaches_caller_and_pool_recovers():
     _, _, _, _, info = env.step(np.zeros(4, dtype=np.int32))
     np.testing.assert_array_equal(info["elapsed_step"], [4, 4, 0, 4])
     env.close()
+
+
+@pytest.mark.parametrize("num_envs", [8, 512])
+def test_returned_arrays_are_never_overwritten_by_later_steps(num_envs):
+    # The engine recycles output arrays the caller has dropped; arrays still
+    # referenced (here: kept in a list) must keep their values.
+    env = envpool_x.make_gymnasium("CartPole-v1", num_envs=num_envs, num_threads=2)
+    env.reset()
+    kept, copies = [], []
+    for k in range(12):
+        result = env.step(np.full(num_envs, k % 2, dtype=np.int32))
+        if k % 3 == 0:
+            kept.append(result)
+            copies.append([result[0].copy(), result[1].copy(), result[4]["elapsed_step"].copy()])
+        del result
+    for (obs, rew, _, _, info), (obs0, rew0, steps0) in zip(kept, copies, strict=True):
+        np.testing.assert_array_equal(obs, obs0)
+        np.testing.assert_array_equal(rew, rew0)
+        np.testing.assert_array_equal(info["elapsed_step"], steps0)
+    env.close()

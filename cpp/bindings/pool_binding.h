@@ -97,6 +97,7 @@ inline Config ConfigFromDict(const Config& defaults, const py::dict& overrides) 
 class PyPool {
  public:
   explicit PyPool(std::unique_ptr<PoolBase> pool) : pool_(std::move(pool)) {
+    spares_.resize(pool_->fields().size());
     // Python objects made once: building dtypes and key strings on every
     // step costs more than stepping a small batch.
     for (const ArraySpec& f : pool_->fields()) {
@@ -158,7 +159,7 @@ class PyPool {
       round_arrays_.clear();
       std::vector<uint8_t*> bases;
       for (size_t f = 0; f < pool_->fields().size(); ++f) {
-        round_arrays_.push_back(NewColumn(static_cast<int>(ids.size()), static_cast<int>(f)));
+        round_arrays_.push_back(OutputArray(static_cast<int>(ids.size()), static_cast<int>(f)));
         bases.push_back(static_cast<uint8_t*>(round_arrays_.back().mutable_data()));
       }
       pool_->WriteNextRoundTo(bases);
@@ -336,6 +337,32 @@ class PyPool {
     return py::array(dtypes_[field], shape);
   }
 
+  // An array for field `field` of a coming round: one returned earlier that
+  // nobody references any more (only our spare list holds it) if there is
+  // one, else a new one. Reuse skips the allocator and the page faults of
+  // fresh memory, which cost more than stepping thousands of cheap envs.
+  py::array OutputArray(int rows, int field) {
+    for (py::array& a : spares_[field]) {
+      if (a && Py_REFCNT(a.ptr()) == 1 && a.shape(0) == rows) {
+        py::array out = std::move(a);
+        a = py::array();
+        return out;
+      }
+    }
+    return NewColumn(rows, field);
+  }
+
+  // Remembers this round's arrays as candidates for reuse (the user drops
+  // them a step or two later, so a few generations are kept).
+  void KeepSpares() {
+    spares_.resize(round_arrays_.size());
+    for (size_t f = 0; f < round_arrays_.size(); ++f) {
+      auto& list = spares_[f];
+      list.insert(list.begin(), round_arrays_[f]);
+      if (list.size() > kSpareGenerations) list.pop_back();
+    }
+  }
+
   // Field `field` of batch b as a fresh array: the round's own array when the
   // envs wrote there, else a copy out of the pool's buffers.
   py::array Column(const Batch& b, int field) {
@@ -397,7 +424,9 @@ class PyPool {
   std::atomic<bool> busy_{false};
   std::vector<py::dtype> dtypes_;        // per field
   std::vector<py::array> round_arrays_;  // outputs the envs write to directly
-  std::vector<py::str> names_;           // per field, without the "final_obs/" prefix
+  static constexpr size_t kSpareGenerations = 3;
+  std::vector<std::vector<py::array>> spares_;  // per field: earlier outputs
+  std::vector<py::str> names_;                  // per field, without the "final_obs/" prefix
   std::vector<py::str> mask_names_;
 };
 

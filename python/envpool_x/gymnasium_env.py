@@ -43,7 +43,12 @@ class GymnasiumEnvPool(gymnasium.vector.VectorEnv):  # type: ignore[misc]
         self.closed = False
         self.is_vector_env = True
         self._return_info = bool(spec.config.gym_reset_return_info)
-        # Latest obs of every env (sync mode), for gymnasium's reset_mask results.
+        # Latest obs of every env, for gymnasium's reset_mask results. Only kept
+        # where reset_mask is the way to reset (sync, autoreset 'disabled'):
+        # holding it would stop the engine from reusing the obs array.
+        self._track_last_obs = (
+            spec.config.autoreset_mode == "disabled" and self.batch_size == self.num_envs
+        )
         self._last_obs: Any = None
 
     def __len__(self) -> int:
@@ -74,9 +79,9 @@ class GymnasiumEnvPool(gymnasium.vector.VectorEnv):  # type: ignore[misc]
         """
         ids = reset_ids(self.num_envs, env_id, options)
         obs, _, _, _, info = self._pool.reset(ids, seed)
-        if options and "reset_mask" in options and self.batch_size == self.num_envs:
+        if options and "reset_mask" in options:
             obs, info = self._full_batch(ids, obs, info)
-        elif ids is None and self.batch_size == self.num_envs and isinstance(obs, np.ndarray):
+        elif ids is None and self._track_last_obs and isinstance(obs, np.ndarray):
             self._last_obs = obs
         return (obs, info) if self._return_info else obs
 
@@ -86,6 +91,12 @@ class GymnasiumEnvPool(gymnasium.vector.VectorEnv):  # type: ignore[misc]
         mask = np.zeros(self.num_envs, dtype=bool)
         mask[ids] = True
         last = self._last_obs
+        if not self._track_last_obs:
+            raise ValueError(
+                "options={'reset_mask': ...} needs autoreset_mode='disabled' and "
+                "batch_size == num_envs (gymnasium's DISABLED mode); otherwise reset "
+                "a subset with reset(env_id=...)"
+            )
         if last is None:
             raise RuntimeError("reset(options={'reset_mask': ...}) needs a full reset() first")
         full_obs = last.copy()
@@ -119,8 +130,10 @@ class GymnasiumEnvPool(gymnasium.vector.VectorEnv):  # type: ignore[misc]
         if self._last_obs is not None:
             if env_id is None:
                 self._last_obs = result[0]
-            else:
-                self._last_obs[np.asarray(env_id)] = result[0]
+            else:  # a copy: the earlier array belongs to the caller now
+                last = self._last_obs.copy()
+                last[np.asarray(env_id)] = result[0]
+                self._last_obs = last
         return result
 
     def async_reset(self, env_id: Any = None, seed: Any = None) -> None:
