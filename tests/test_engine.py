@@ -285,3 +285,20 @@ def test_returned_arrays_are_never_overwritten_by_later_steps(num_envs):
         np.testing.assert_array_equal(rew, rew0)
         np.testing.assert_array_equal(info["elapsed_step"], steps0)
     env.close()
+
+
+def test_async_results_are_never_overwritten_by_later_recvs():
+    env = envpool_x.make_gymnasium("CartPole-v1", num_envs=64, batch_size=16, num_threads=2)
+    env.async_reset()
+    kept, copies = [], []
+    for k in range(40):
+        result = env.recv()
+        if k % 5 == 0:
+            kept.append(result)
+            copies.append((result[0].copy(), result[4]["env_id"].copy()))
+        env.send(np.zeros(16, dtype=np.int32), result[4]["env_id"])
+        del result
+    for (obs, _, _, _, info), (obs0, ids0) in zip(kept, copies, strict=True):
+        np.testing.assert_array_equal(obs, obs0)
+        np.testing.assert_array_equal(info["env_id"], ids0)
+    env.close()

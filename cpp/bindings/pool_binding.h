@@ -98,6 +98,7 @@ class PyPool {
  public:
   explicit PyPool(std::unique_ptr<PoolBase> pool) : pool_(std::move(pool)) {
     spares_.resize(pool_->fields().size());
+    returned_.resize(pool_->fields().size());
     // Python objects made once: building dtypes and key strings on every
     // step costs more than stepping a small batch.
     for (const ArraySpec& f : pool_->fields()) {
@@ -355,10 +356,11 @@ class PyPool {
   // Remembers this round's arrays as candidates for reuse (the user drops
   // them a step or two later, so a few generations are kept).
   void KeepSpares() {
-    spares_.resize(round_arrays_.size());
-    for (size_t f = 0; f < round_arrays_.size(); ++f) {
+    for (size_t f = 0; f < returned_.size(); ++f) {
+      if (!returned_[f]) continue;
       auto& list = spares_[f];
-      list.insert(list.begin(), round_arrays_[f]);
+      list.insert(list.begin(), std::move(returned_[f]));
+      returned_[f] = py::array();
       if (list.size() > kSpareGenerations) list.pop_back();
     }
   }
@@ -369,10 +371,12 @@ class PyPool {
     if (!round_arrays_.empty() &&
         round_arrays_[field].data() == static_cast<const void*>(b.data[field]) &&
         round_arrays_[field].shape(0) == b.count) {
+      returned_[field] = round_arrays_[field];
       return round_arrays_[field];
     }
-    py::array out = NewColumn(b.count, field);
+    py::array out = OutputArray(b.count, field);
     std::memcpy(out.mutable_data(), b.data[field], pool_->fields()[field].NumBytes() * b.count);
+    returned_[field] = out;
     return out;
   }
 
@@ -426,6 +430,7 @@ class PyPool {
   std::vector<py::array> round_arrays_;  // outputs the envs write to directly
   static constexpr size_t kSpareGenerations = 3;
   std::vector<std::vector<py::array>> spares_;  // per field: earlier outputs
+  std::vector<py::array> returned_;             // per field: the array this recv returns
   std::vector<py::str> names_;                  // per field, without the "final_obs/" prefix
   std::vector<py::str> mask_names_;
 };
