@@ -105,7 +105,7 @@ def run_case(task: str, num_envs: int, threads: int, steps: int, rounds: int) ->
 
 def to_markdown(rows: list[dict], args: argparse.Namespace, cmd: str) -> str:
     head = [
-        "# Benchmark results",
+        f"## {args.section}",
         "",
         f"- Command: `{cmd}`",
         f"- Date: {datetime.date.today().isoformat()}",
@@ -140,6 +140,11 @@ def main() -> None:
     parser.add_argument("--tasks", nargs="+", default=["CartPole-v1", "Pendulum-v1"])
     parser.add_argument("--num-envs", nargs="+", type=int, default=[16, 256, 4096])
     parser.add_argument("--out", default=str(Path(__file__).with_name("RESULTS.md")))
+    parser.add_argument(
+        "--section",
+        default="Classic control",
+        help="the section of --out this run replaces (other sections are kept)",
+    )
     args = parser.parse_args()
     steps = 20_000 if args.quick else 2_000_000
     rows = []
@@ -149,8 +154,22 @@ def main() -> None:
             rows.extend(run_case(task, n, args.threads, steps, 1 if args.quick else args.rounds))
     cmd = "python " + " ".join([Path(sys.argv[0]).as_posix(), *sys.argv[1:]])
     md = to_markdown(rows, args, cmd)
-    Path(args.out).write_text(md)
+    write_section(Path(args.out), args.section, md)
     print(md)
+
+
+def write_section(path: Path, section: str, body: str) -> None:
+    """Replace (or append) one section of the results file, keeping the others."""
+    begin, end = f"<!-- begin: {section} -->", f"<!-- end: {section} -->"
+    text = path.read_text() if path.exists() else "# Benchmark results\n"
+    block = f"{begin}\n{body}{end}\n"
+    if begin in text and end in text:
+        before, rest = text.split(begin, 1)
+        after = rest.split(end, 1)[1].lstrip("\n")
+        text = before + block + ("\n" + after if after else "")
+    else:
+        text = text.rstrip("\n") + "\n\n" + block
+    path.write_text(text)
 
 
 if __name__ == "__main__":
