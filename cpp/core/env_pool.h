@@ -1,17 +1,23 @@
 // The pool: num_envs envs stepped by a set of worker threads.
 //
 // Protocol (driven by one caller thread at a time):
-//   Send(step or reset for a list of env ids)  -> work goes onto the ActionQueue
+//   Send(step or reset for a list of env ids)  -> chunks go onto the ActionQueues
 //   Recv()                                      -> waits for a batch, returns where it is
 // Two ways of filling batches:
-//   ordered (batch_size == num_envs): every send reserves output slots in the
+//   ordered (batch_size == num_envs): every send reserves output rows in the
 //     order of its ids; Recv returns everything sent since the last Recv, in
 //     that order (so a full step is in env_id order).
 //   first-finished (batch_size < num_envs): a worker takes consecutive tickets
 //     when it starts a chunk; ticket t lands in block t / batch_size. Recv
 //     returns the next full block: the first batch_size envs to run.
-// Workers write results straight into the block buffers; the bindings copy a
-// finished batch out once, so returned arrays never alias later steps.
+// Scheduling: envs are split into chunks (many per chunk for cheap envs, one
+// for expensive ones); each chunk goes to the queue of the worker that owns
+// its envs (so an env's state stays in one core's cache) and idle threads
+// steal. A caller about to wait takes a share itself. Workers spin briefly,
+// then sleep on a semaphore; no mutex is taken on the hot path.
+// Output: workers write straight into the batch buffers: for a sync step,
+// the very arrays handed to Python; otherwise the pool's blocks, copied out
+// once by the bindings. Returned arrays never alias later results.
 #pragma once
 
 #include <pthread.h>
