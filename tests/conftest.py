@@ -4,6 +4,15 @@ from __future__ import annotations
 
 import numpy as np
 
+CLASSIC_TASKS = [
+    "CartPole-v0",
+    "CartPole-v1",
+    "Pendulum-v1",
+    "MountainCar-v0",
+    "MountainCarContinuous-v0",
+    "Acrobot-v1",
+]
+
 
 def action_for(space, env_id: int, k: int):
     """A fixed, env- and step-dependent action (no RNG state shared across envs)."""

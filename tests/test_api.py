@@ -18,15 +18,9 @@ from gymnasium.vector import AutoresetMode
 from gymnasium.wrappers.vector import NormalizeObservation, RecordEpisodeStatistics
 
 import envpool_x
+from conftest import CLASSIC_TASKS
 
-CLASSIC = [
-    "CartPole-v0",
-    "CartPole-v1",
-    "Pendulum-v1",
-    "MountainCar-v0",
-    "MountainCarContinuous-v0",
-    "Acrobot-v1",
-]
+CLASSIC = CLASSIC_TASKS
 
 # The registry is global to the process: ids registered here get a suffix
 # that no other test (or a second run in the same process) can collide with.

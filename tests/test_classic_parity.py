@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 import envpool_x
+from conftest import CLASSIC_TASKS
 
 # Observations are float32 casts of the same float64 state: the C++ dynamics
 # repeat gymnasium's float64 operations in the same order (and numpy's float32
@@ -14,14 +15,7 @@ import envpool_x
 # rounding.
 ATOL = 1e-6
 
-TASKS = [
-    "CartPole-v0",
-    "CartPole-v1",
-    "Pendulum-v1",
-    "MountainCar-v0",
-    "MountainCarContinuous-v0",
-    "Acrobot-v1",
-]
+TASKS = CLASSIC_TASKS
 STATE_SIZE = {"CartPole": 4, "Pendulum": 2, "MountainCar": 2, "Acrobot": 4}
 
 

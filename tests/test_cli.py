@@ -12,16 +12,10 @@ import sys
 import pytest
 
 import envpool_x
+from conftest import CLASSIC_TASKS
 from envpool_x import cli
 
-CLASSIC = [
-    "CartPole-v0",
-    "CartPole-v1",
-    "Pendulum-v1",
-    "MountainCar-v0",
-    "MountainCarContinuous-v0",
-    "Acrobot-v1",
-]
+CLASSIC = CLASSIC_TASKS
 
 # A table row: name, steps/s with thousands separators, ratio such as "1.00x".
 ROW = re.compile(r"^(\S+)\s+([\d,]+)\s+(\d+\.\d\d)x$")

@@ -133,12 +133,7 @@ class PyPool {
 
   void SendReset(const py::object& env_id, const py::object& seed) {
     Guard g(this);
-    const std::vector<int32_t>& ids = Ids(env_id);
-    pool_->CheckIdle(ids, false);
-    std::vector<uint64_t> seeds;
-    bool have = Seeds(seed, ids, &seeds);
-    py::gil_scoped_release nogil;
-    pool_->SendReset(ids, have ? &seeds : nullptr);
+    SendResetLocked(env_id, seed, false);
   }
 
   // While it waits, the caller runs queued chunks itself, but only of cheap
@@ -177,14 +172,7 @@ class PyPool {
 
   py::tuple Reset(const py::object& env_id, const py::object& seed) {
     Guard g(this);
-    const std::vector<int32_t>& ids = Ids(env_id);
-    pool_->CheckIdle(ids, false);
-    std::vector<uint64_t> seeds;
-    bool have = Seeds(seed, ids, &seeds);
-    {
-      py::gil_scoped_release nogil;
-      pool_->SendReset(ids, have ? &seeds : nullptr, /*for_recv=*/true);
-    }
+    SendResetLocked(env_id, seed, /*for_recv=*/true);
     return RecvLocked(true);
   }
 
@@ -221,6 +209,15 @@ class PyPool {
     ~Guard() { p_->busy_.store(false); }
     PyPool* p_;
   };
+
+  void SendResetLocked(const py::object& env_id, const py::object& seed, bool for_recv) {
+    const std::vector<int32_t>& ids = Ids(env_id);
+    pool_->CheckIdle(ids, false);
+    std::vector<uint64_t> seeds;
+    bool have = Seeds(seed, ids, &seeds);
+    py::gil_scoped_release nogil;
+    pool_->SendReset(ids, have ? &seeds : nullptr, for_recv);
+  }
 
   const std::vector<int32_t>& Ids(const py::object& env_id) {
     pool_->CheckOpen();
