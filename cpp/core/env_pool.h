@@ -748,7 +748,10 @@ class PoolBase {
   template <typename Pool>
   void RunChunkT(const Chunk& c, Pool& pool) {
     int64_t ticket = 0;
-    if (!ordered_) ticket = ticket_.fetch_add(c.count, std::memory_order_relaxed);
+    // acq_rel: a late chunk may take tickets of a block slot the caller read
+    // a cycle ago; the caller's later sends (and their chunks' tickets) are
+    // ordered before this, so the reuse happens after that read.
+    if (!ordered_) ticket = ticket_.fetch_add(c.count, std::memory_order_acq_rel);
     int finished_block = -1;
     int finished_count = 0;
     bool completed = false;
