@@ -1,0 +1,198 @@
+"""Stateful fuzzing of the pool API against a small model of what must hold.
+
+Random sequences of reset (all / subsets, with seeds), step (all / subsets),
+async send / recv, close, and invalid calls (bad actions, bad ids, ids in
+flight, recv with nothing in flight). After every call the model checks:
+each env comes back once per send, elapsed_step counts up and restarts where
+an episode ended, and an invalid call raises a typed exception and changes
+nothing. scripts/fuzz_long.py runs the same machine for >= 10^5 operations.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
+
+import envpool_x
+
+NUM_ENVS = 5
+MAX_STEPS = 4
+
+
+class PoolMachine(RuleBasedStateMachine):
+    """Model: per env, whether it is in flight, started, its last elapsed_step
+    and whether its last result ended an episode."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.env = None
+
+    @rule(batch=st.sampled_from([NUM_ENVS, 2, 1]), threads=st.sampled_from([1, 2, 3]))
+    @precondition(lambda self: self.env is None or self.closed)
+    def make(self, batch, threads):
+        self.batch = batch
+        self.env = envpool_x.make_gymnasium(
+            "CartPole-v1",
+            num_envs=NUM_ENVS,
+            batch_size=batch,
+            num_threads=threads,
+            max_episode_steps=MAX_STEPS,
+            seed=7,
+        )
+        self.in_flight = set()
+        self.started = set()
+        self.elapsed = {}
+        self.ended = {}
+        self.closed = False
+
+    # ---- helpers -------------------------------------------------------
+    def absorb(self, result, expect_reset_ids=()):
+        obs, rew, term, trunc, info = result
+        ids = info["env_id"].tolist()
+        assert len(ids) == len(set(ids)), "an env came back twice in one batch"
+        assert obs.shape[0] == len(ids) == rew.shape[0]
+        for row, i in enumerate(ids):
+            assert i in self.in_flight, f"env {i} returned but not in flight"
+            self.in_flight.discard(i)
+            step = int(info["elapsed_step"][row])
+            if i in expect_reset_ids or self.ended.get(i, False):
+                assert step == 0, (i, step)
+            else:
+                assert step == self.elapsed[i] + 1, (i, step, self.elapsed[i])
+            assert bool(trunc[row]) == (step == MAX_STEPS) or bool(term[row])
+            self.elapsed[i] = step
+            self.ended[i] = bool(term[row] or trunc[row])
+        return ids
+
+    def idle(self):
+        return [i for i in range(NUM_ENVS) if i not in self.in_flight]
+
+    def sync(self):
+        return self.batch == NUM_ENVS
+
+    # ---- valid calls ---------------------------------------------------
+    @rule(data=st.data())
+    @precondition(lambda self: self.env is not None and not self.closed)
+    def reset_some(self, data):
+        idle = self.idle()
+        if not self.sync() or not idle:
+            return
+        ids = data.draw(st.lists(st.sampled_from(idle), min_size=1, unique=True))
+        seed = data.draw(st.one_of(st.none(), st.integers(0, 2**32)))
+        self.in_flight.update(ids)
+        obs, info = self.env.reset(env_id=np.array(ids), seed=seed)
+        self.started.update(ids)
+        got = self.absorb(
+            (obs, np.zeros(len(ids)), np.zeros(len(ids), bool), np.zeros(len(ids), bool), info),
+            expect_reset_ids=set(ids),
+        )
+        assert got == ids
+
+    @rule(data=st.data())
+    @precondition(lambda self: self.env is not None and not self.closed)
+    def step_some(self, data):
+        ready = [i for i in self.idle() if i in self.started]
+        if not self.sync() or not ready:
+            return
+        ids = data.draw(st.lists(st.sampled_from(ready), min_size=1, unique=True))
+        actions = np.array(
+            data.draw(st.lists(st.integers(0, 1), min_size=len(ids), max_size=len(ids)))
+        )
+        self.in_flight.update(ids)
+        got = self.absorb(self.env.step(actions, env_id=np.array(ids)))
+        assert got == ids
+
+    @rule()
+    @precondition(lambda self: self.env is not None and not self.closed)
+    def async_reset_idle(self):
+        idle = self.idle()
+        if self.sync() or not idle:
+            return
+        self.env.async_reset(env_id=np.array(idle))
+        self.in_flight.update(idle)
+        self.started.update(idle)
+        for i in idle:
+            self.ended[i] = True  # next result is a reset: elapsed 0
+
+    @rule(data=st.data())
+    @precondition(lambda self: self.env is not None and not self.closed)
+    def send_some(self, data):
+        ready = [i for i in self.idle() if i in self.started]
+        if self.sync() or not ready:
+            return
+        ids = data.draw(st.lists(st.sampled_from(ready), min_size=1, unique=True))
+        self.env.send(np.zeros(len(ids), dtype=np.int32), np.array(ids))
+        self.in_flight.update(ids)
+
+    @rule()
+    @precondition(lambda self: self.env is not None and not self.closed)
+    def recv(self):
+        if len(self.in_flight) < (1 if self.sync() else self.batch):
+            with pytest.raises(RuntimeError, match="recv"):
+                self.env.recv()
+            return
+        if self.sync():
+            return  # sync results are collected by step/reset
+        got = self.absorb(self.env.recv())
+        assert len(got) == self.batch
+
+    # ---- invalid calls: typed exception, nothing changes ----------------
+    @rule(bad=st.sampled_from(["action", "id", "dup", "nan_type", "in_flight"]))
+    @precondition(lambda self: self.env is not None and not self.closed)
+    def invalid_call(self, bad):
+        ready = [i for i in self.idle() if i in self.started]
+        if bad == "in_flight":
+            if not self.in_flight:
+                return
+            i = next(iter(self.in_flight))
+            with pytest.raises(RuntimeError, match="in flight"):
+                self.env.send(np.zeros(1, dtype=np.int32), np.array([i]))
+            return
+        if not ready:
+            return
+        i = ready[0]
+        call = self.env.step if self.sync() else self.env.send
+        if bad == "action":
+            with pytest.raises(ValueError, match="out of range"):
+                call(np.array([2]), env_id=np.array([i]))
+        elif bad == "id":
+            with pytest.raises(ValueError, match="out of range"):
+                call(np.array([0]), env_id=np.array([NUM_ENVS]))
+        elif bad == "dup":
+            with pytest.raises(ValueError, match="more than once"):
+                call(np.array([0, 0]), env_id=np.array([i, i]))
+        else:
+            with pytest.raises(TypeError, match="integers"):
+                call(np.array([0.5]), env_id=np.array([i]))
+
+    @rule()
+    @precondition(lambda self: self.env is not None and not self.closed)
+    def close(self):
+        self.env.close()
+        self.closed = True
+        with pytest.raises(RuntimeError, match="closed"):
+            self.env.async_reset()
+
+    operations = 0  # counted across runs, for scripts/fuzz_long.py
+
+    @invariant()
+    def model_consistent(self):
+        PoolMachine.operations += 1
+        if self.env is not None and not self.closed:
+            assert self.env._pool.pending == len(self.in_flight)
+
+    def teardown(self):
+        if self.env is not None:
+            self.env.close()
+
+
+PoolMachine.TestCase.settings = settings(
+    max_examples=25,
+    stateful_step_count=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
+TestPoolMachine = PoolMachine.TestCase
