@@ -28,6 +28,7 @@ __all__ = [
     "make_dm",
     "make_gym",
     "make_gymnasium",
+    "make_sb3",
     "make_spec",
     "register",
 ]
@@ -69,6 +70,13 @@ def make_gymnasium(task_id: str, **config: Any) -> GymnasiumEnvPool:
 def make_gym(task_id: str, **config: Any) -> GymnasiumEnvPool:
     """``make(task_id, env_type="gym", **config)``: the gymnasium API, as EnvPool 1.x."""
     return make(task_id, env_type="gym", **config)  # type: ignore[no-any-return]
+
+
+def make_sb3(task_id: str, **config: Any) -> Any:
+    """A Stable-Baselines3 ``VecEnv`` (see :mod:`envpool_x.integrations.sb3`)."""
+    from envpool_x.integrations.sb3 import make_sb3 as _make_sb3
+
+    return _make_sb3(task_id, **config)
 
 
 def make_dm(task_id: str, **config: Any) -> DmEnvPool:

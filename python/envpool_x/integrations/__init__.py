@@ -1,0 +1,1 @@
+"""Adapters for RL libraries (imported lazily: each needs its library)."""
