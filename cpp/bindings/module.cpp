@@ -4,13 +4,19 @@
 namespace envpool_x {
 void BindClassicControl(py::module_& m);
 void BindTesting(py::module_& m);
+void BindToyText(py::module_& m);
+void BindAtari(py::module_& m);  // cpp/bindings/atari.cpp, with ENVPOOL_X_ATARI
 }  // namespace envpool_x
 
 PYBIND11_MODULE(_core, m) {
   m.doc() = "envpool_x C++ engine";
   envpool_x::RegisterExceptions(m);
   envpool_x::BindClassicControl(m);
+  envpool_x::BindToyText(m);
   envpool_x::BindTesting(m);
+#ifdef ENVPOOL_X_WITH_ATARI
+  envpool_x::BindAtari(m);
+#endif
   m.def(
       "derive_env_seed",
       [](uint64_t seed, uint64_t env_id) { return envpool_x::DeriveEnvSeed(seed, env_id); },

@@ -9,6 +9,7 @@
 #include <atomic>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "core/env_pool.h"
@@ -25,6 +26,7 @@ inline py::dict ArraySpecToDict(const ArraySpec& s) {
   d["shape"] = py::tuple(py::cast(s.shape));
   d["low"] = s.low;
   d["high"] = s.high;
+  d["discrete"] = s.discrete;
   return d;
 }
 
@@ -51,6 +53,46 @@ inline py::dict ConfigToDict(const Config& c) {
     std::visit([&](const auto& x) { d[py::str(k)] = x; }, v);
   }
   return d;
+}
+
+// A list config value from any sequence (list, tuple, numpy array) of
+// numbers (T = double) or of strings (T = std::string; a row may also be
+// bytes or a sequence of characters, as in numpy's char arrays).
+template <typename T>
+std::vector<T> ConfigList(const std::string& key, py::handle value, const std::string& got) {
+  const char* want = std::is_same_v<T, double> ? "a sequence of numbers" : "a sequence of str";
+  if (py::isinstance<py::str>(value) || py::isinstance<py::bytes>(value) ||
+      !py::hasattr(value, "__iter__")) {
+    throw TypeError("config key '" + key + "' expects " + want + ", got " + got);
+  }
+  std::vector<T> out;
+  for (py::handle item : py::iter(value)) {
+    std::string item_type = py::str(py::type::handle_of(item).attr("__name__"));
+    auto bad = [&] {
+      return TypeError("config key '" + key + "' expects " + want + ", got an item of type " +
+                       item_type);
+    };
+    if constexpr (std::is_same_v<T, double>) {
+      if (!py::hasattr(item, "__float__") || py::isinstance<py::str>(item)) throw bad();
+      out.push_back(item.cast<double>());
+    } else {
+      auto chars = [&](py::handle h) -> std::string {
+        if (py::isinstance<py::str>(h)) return h.cast<std::string>();
+        if (py::isinstance<py::bytes>(h)) return std::string(py::bytes(h.cast<py::object>()));
+        throw bad();
+      };
+      if (py::isinstance<py::str>(item) || py::isinstance<py::bytes>(item)) {
+        out.push_back(chars(item));
+      } else if (py::hasattr(item, "__iter__")) {
+        std::string row;
+        for (py::handle ch : py::iter(item)) row += chars(ch);
+        out.push_back(row);
+      } else {
+        throw bad();
+      }
+    }
+  }
+  return out;
 }
 
 // Merges `overrides` into `defaults`, converting each value to the type of
@@ -83,6 +125,10 @@ inline Config ConfigFromDict(const Config& defaults, const py::dict& overrides) 
         throw TypeError("config key '" + key + "' expects a number, got " + got);
       }
       c.Set(key, value.cast<double>());
+    } else if (std::holds_alternative<std::vector<double>>(def)) {
+      c.Set(key, ConfigList<double>(key, value, got));
+    } else if (std::holds_alternative<std::vector<std::string>>(def)) {
+      c.Set(key, ConfigList<std::string>(key, value, got));
     } else {
       if (!py::isinstance<py::str>(value)) {
         throw TypeError("config key '" + key + "' expects a str, got " + got);
@@ -509,9 +555,10 @@ void BindEnv(py::module_& m, const char* name) {
       .def_static(
           "raw_loop",
           [](const py::dict& cfg, int num_envs, int64_t steps, uint64_t seed) {
+            // The config is read from the dict before the GIL is released.
+            Config config = ConfigFromDict(Env::DefaultConfig(), cfg);
             py::gil_scoped_release nogil;
-            return RawLoopSeconds<Env>(ConfigFromDict(Env::DefaultConfig(), cfg), num_envs, steps,
-                                       seed);
+            return RawLoopSeconds<Env>(config, num_envs, steps, seed);
           },
           py::arg("env_config"), py::arg("num_envs"), py::arg("steps"), py::arg("seed") = 0,
           "Seconds one thread takes for `steps` env steps round-robin over num_envs envs "

@@ -33,9 +33,11 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <semaphore>
 #include <string>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 #include "core/action_queue.h"
@@ -52,6 +54,18 @@ inline void CpuRelax() {
 #else
   std::this_thread::yield();
 #endif
+}
+
+// Counts fork()s of this process: a child gets a copy of a pool without its
+// worker threads, so every call on such a copy must fail clearly.
+inline std::atomic<uint64_t>& ForkGeneration() {
+  static std::atomic<uint64_t> generation{0};
+  static const bool registered = [] {
+    pthread_atfork(nullptr, nullptr, [] { ForkGeneration().fetch_add(1); });
+    return true;
+  }();
+  (void)registered;
+  return generation;
 }
 
 enum class AutoresetMode { kNextStep, kSameStep, kDisabled };
@@ -412,6 +426,12 @@ class PoolBase {
   void Close() {
     if (closed_) return;
     closed_ = true;
+    if (fork_generation_ != ForkGeneration().load()) {
+      // A forked child's copy: the workers live in the parent only. Joining
+      // them would hang, so their handles are leaked on purpose.
+      new std::vector<std::thread>(std::move(workers_));
+      return;
+    }
     stop_.store(true, std::memory_order_release);
     for (int t = 0; t < opt_.num_threads; ++t) workers_state_[t]->wake.release();
     for (std::thread& t : workers_) {
@@ -428,6 +448,11 @@ class PoolBase {
   }
 
   void CheckOpen() const {
+    if (fork_generation_ != ForkGeneration().load(std::memory_order_relaxed)) {
+      throw StateError(
+          "this env was created before os.fork(); its worker threads do not exist in the "
+          "child process: create the env in the child (or use the 'spawn' start method)");
+    }
     if (closed_) throw StateError("the env is closed");
   }
 
@@ -847,12 +872,12 @@ class PoolBase {
     }
     s.force_reset = false;
     pool.ResetEnv(id, s.rng, out);
-    s.elapsed = 0;
+    s.elapsed = pool.ElapsedAfterReset(id);
     s.done = false;
     *out.reward = 0.0f;
     *out.terminated = false;
     truncated = false;
-    At<int32_t>(layout_.elapsed_step, row) = 0;
+    At<int32_t>(layout_.elapsed_step, row) = s.elapsed;
   }
 
   void CopyFinal(size_t row) {
@@ -920,6 +945,7 @@ class PoolBase {
   int64_t recv_block_ = 0;
   std::atomic<bool> stop_{false};
   bool closed_ = false;
+  const uint64_t fork_generation_ = ForkGeneration().load();
   std::vector<std::thread> workers_;
   std::function<void()> interrupt_check_;
   std::mutex error_mu_;  // error path only
@@ -932,10 +958,41 @@ template <typename Env>
 class EnvPool final : public PoolBase {
  public:
   EnvPool(const Config& env_config, const PoolOptions& opt) : PoolBase(Env::Spec(env_config), opt) {
-    for (int i = 0; i < options().num_envs; ++i) {
-      envs_.emplace_back(env_config);
+    const int n = options().num_envs;
+    if constexpr (!Env::kCheap && std::is_move_constructible_v<Env>) {
+      // Expensive envs can be slow to build (loading an Atari ROM takes a
+      // tenth of a second): build them on num_threads threads.
+      std::vector<std::optional<Env>> built(n);
+      std::vector<std::exception_ptr> errors(n);
+      const int threads = std::max(1, std::min(options().num_threads, n));
+      std::vector<std::thread> builders;
+      for (int t = 0; t < threads; ++t) {
+        builders.emplace_back([&, t] {
+          for (int i = t; i < n; i += threads) {
+            try {
+              built[i].emplace(env_config);
+            } catch (...) {
+              errors[i] = std::current_exception();
+            }
+          }
+        });
+      }
+      for (std::thread& b : builders) b.join();
+      for (std::exception_ptr& e : errors) {
+        if (e) std::rethrow_exception(e);
+      }
+      for (std::optional<Env>& e : built) envs_.emplace_back(std::move(*e));
+    } else {
+      for (int i = 0; i < n; ++i) envs_.emplace_back(env_config);
+    }
+    for (int i = 0; i < n; ++i) {
       // Envs that want to know their id (e.g. to misbehave selectively) get it.
-      if constexpr (requires(Env& e) { e.SetEnvId(0); }) envs_.back().SetEnvId(i);
+      if constexpr (requires(Env& e) { e.SetEnvId(0); }) envs_[i].SetEnvId(i);
+      // Envs whose episodes may span several resets (Atari's episodic_life)
+      // count the time limit themselves.
+      if constexpr (requires(Env& e) { e.SetMaxEpisodeSteps(0); }) {
+        envs_[i].SetMaxEpisodeSteps(opt.max_episode_steps);
+      }
     }
     StartWorkers();
   }
@@ -946,6 +1003,15 @@ class EnvPool final : public PoolBase {
 
  public:  // for RunChunkT
   void ResetEnv(int env_id, Rng& rng, const StepOutput& out) { envs_[env_id].Reset(rng, out); }
+  // elapsed_step after a reset: 0, unless the env continues an episode
+  // (Atari with episodic_life after a lost life keeps counting the game).
+  int32_t ElapsedAfterReset(int env_id) const {
+    if constexpr (requires(const Env& e) { e.ElapsedAfterReset(); }) {
+      return envs_[env_id].ElapsedAfterReset();
+    } else {
+      return 0;
+    }
+  }
   void StepEnv(int env_id, const void* action, Rng& rng, const StepOutput& out) {
     envs_[env_id].Step(action, rng, out);
   }

@@ -17,12 +17,13 @@
 
 namespace envpool_x {
 
-enum class DType { kBool, kUInt8, kInt32, kInt64, kFloat32, kFloat64 };
+enum class DType { kBool, kUInt8, kInt32, kInt64, kFloat32, kFloat64, kInt8 };
 
 inline size_t ItemSize(DType d) {
   switch (d) {
     case DType::kBool:
     case DType::kUInt8:
+    case DType::kInt8:
       return 1;
     case DType::kInt32:
     case DType::kFloat32:
@@ -40,6 +41,8 @@ inline const char* DTypeName(DType d) {
       return "bool";
     case DType::kUInt8:
       return "uint8";
+    case DType::kInt8:
+      return "int8";
     case DType::kInt32:
       return "int32";
     case DType::kInt64:
@@ -54,12 +57,16 @@ inline const char* DTypeName(DType d) {
 
 // One named array of a single env (no batch dimension). Bounds are either
 // empty (unbounded), one value (broadcast) or one value per element.
+// `discrete` marks an integer field whose values are categories in
+// [low, high]: Python shows a scalar one as gymnasium's Discrete and an array
+// as MultiDiscrete (not a Box), and dm_env as a DiscreteArray where it can.
 struct ArraySpec {
   std::string name;
   DType dtype = DType::kFloat32;
   std::vector<int64_t> shape;
   std::vector<double> low;
   std::vector<double> high;
+  bool discrete = false;
 
   int64_t NumElements() const {
     return std::accumulate(shape.begin(), shape.end(), int64_t{1}, std::multiplies<int64_t>());
@@ -74,6 +81,12 @@ struct ArraySpec {
     return high.size() == 1 ? high[0] : high[i];
   }
 };
+
+// A scalar categorical field with values in [0, n) (gymnasium's Discrete(n),
+// whose default dtype is int64).
+inline ArraySpec DiscreteSpec(const std::string& name, int64_t n, DType dtype = DType::kInt64) {
+  return ArraySpec{name, dtype, {}, {0.0}, {static_cast<double>(n - 1)}, true};
+}
 
 // The action of one env: discrete (int32 scalar in [0, n)) or a float32 box.
 struct ActionSpec {
@@ -92,7 +105,10 @@ struct EnvSpec {
   double reward_high = std::numeric_limits<double>::infinity();
 };
 
-using ConfigValue = std::variant<bool, int64_t, double, std::string>;
+// Lists are for options such as FrozenLake's `desc` (rows of a map) or
+// `reward_schedule`; Python passes any sequence of str / of numbers.
+using ConfigValue =
+    std::variant<bool, int64_t, double, std::string, std::vector<double>, std::vector<std::string>>;
 
 // A flat key -> value map with typed access. Every key has a default declared
 // by the env (or by the pool), so an unknown key is always an error.
@@ -127,6 +143,17 @@ class Config {
     const ConfigValue& v = Get(key);
     if (auto* s = std::get_if<std::string>(&v)) return *s;
     throw TypeError("config key '" + key + "' must be a string");
+  }
+
+  const std::vector<double>& Doubles(const std::string& key) const {
+    const ConfigValue& v = Get(key);
+    if (auto* l = std::get_if<std::vector<double>>(&v)) return *l;
+    throw TypeError("config key '" + key + "' must be a list of numbers");
+  }
+  const std::vector<std::string>& Strings(const std::string& key) const {
+    const ConfigValue& v = Get(key);
+    if (auto* l = std::get_if<std::vector<std::string>>(&v)) return *l;
+    throw TypeError("config key '" + key + "' must be a list of strings");
   }
 
   const ConfigValue& Get(const std::string& key) const {

@@ -101,10 +101,12 @@ def raw_runner(task: str, num_envs: int) -> Runner:
     """One thread stepping the same envs in a plain C++ loop (no pool, no
     Python per step): the ceiling a single core can reach."""
     from envpool_x.registration import lookup
+    from envpool_x.spec import make_spec
 
     entry = lookup(task)
     pool_cls = entry.pool_class
-    config = dict(entry.env_defaults)
+    # The resolved env config (e.g. an Atari task's ROM path), not just the defaults.
+    config = make_spec(task).env_config
 
     def run(n: int) -> int:
         steps = max(n, num_envs)
@@ -114,14 +116,20 @@ def raw_runner(task: str, num_envs: int) -> Runner:
     return Runner("raw C++ loop, 1 thread", run)
 
 
+# Our ids whose gymnasium 1.x counterpart has another name.
+GYMNASIUM_IDS = {"Taxi-v3": "Taxi-v4", "CliffWalking-v0": "CliffWalking-v1"}
+
+
 def gymnasium_runner(task: str, num_envs: int, mode: str) -> Runner | None:
     """gymnasium's vector env: mode "vector_entry_point", "sync" or "async"."""
     import gymnasium
 
+    # EnvPool's older ids that gymnasium 1.x renamed (same dynamics at defaults).
+    gym_id = GYMNASIUM_IDS.get(task, task)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
-            env = gymnasium.make_vec(task, num_envs=num_envs, vectorization_mode=mode)
+            env = gymnasium.make_vec(gym_id, num_envs=num_envs, vectorization_mode=mode)
         except Exception:  # noqa: BLE001 - the peer lacks this mode for this task
             return None
     env.reset(seed=0)
@@ -133,7 +141,8 @@ def gymnasium_runner(task: str, num_envs: int, mode: str) -> Runner | None:
             env.step(acts[i % 64])
         return rounds * num_envs
 
-    return Runner(f"gymnasium[{mode}]", run, env.close)
+    name = f"gymnasium[{mode}]" + (f" {gym_id}" if gym_id != task else "")
+    return Runner(name, run, env.close)
 
 
 def measure(

@@ -53,7 +53,10 @@ class DmEnvPool(dm_env.Environment):  # type: ignore[misc]
             np.int32(dm_env.StepType.FIRST),
             np.where(terminated | truncated, np.int32(dm_env.StepType.LAST), np.int32(1)),
         ).astype(np.int32)
-        discount = (~terminated).astype(np.float32)
+        if "discount" in info:  # an env's own discount (Atari's zero_discount_on_life_loss)
+            discount = np.asarray(info["discount"], dtype=np.float32)
+        else:
+            discount = (~terminated).astype(np.float32)
         return dm_env.TimeStep(step_type, reward, discount, observation)
 
     def reset(self, env_id: Any = None, seed: Any = None) -> dm_env.TimeStep:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,6 +20,8 @@ class TaskEntry:
     max_episode_steps: int
     reward_threshold: float | None = None
     env_defaults: dict[str, Any] = field(default_factory=dict)
+    # Fills derived env keys of a merged config at spec time (Atari: rom_path).
+    resolve: Callable[[dict[str, Any]], None] | None = None
 
     @property
     def pool_class(self) -> Any:
@@ -35,6 +38,7 @@ def register(
     family: str,
     max_episode_steps: int,
     reward_threshold: float | None = None,
+    resolve: Callable[[dict[str, Any]], None] | None = None,
     **env_defaults: Any,
 ) -> None:
     """Register a task.
@@ -45,6 +49,8 @@ def register(
         family: the family shown by ``list_all_envs`` / ``envpool-x list``.
         max_episode_steps: default time limit (truncation) of an episode.
         reward_threshold: the score at which the task counts as solved.
+        resolve: called with the merged config (a dict) when a spec is made, to
+            fill env keys derived from others, such as an Atari ROM's path.
         **env_defaults: overrides of the env's own config defaults for this id.
 
     Raises:
@@ -61,7 +67,7 @@ def register(
         if key not in valid:
             raise KeyError(f"{pool_name} has no config key {key!r}; valid keys: {sorted(valid)}")
     _REGISTRY[task_id] = TaskEntry(
-        task_id, pool_name, family, max_episode_steps, reward_threshold, dict(env_defaults)
+        task_id, pool_name, family, max_episode_steps, reward_threshold, dict(env_defaults), resolve
     )
 
 
@@ -76,6 +82,11 @@ def lookup(task_id: str) -> TaskEntry:
     except KeyError:
         close = difflib.get_close_matches(task_id, list(_REGISTRY), n=3, cutoff=0.5)
         hint = f"; did you mean {', '.join(map(repr, close))}?" if close else ""
+        if task_id.endswith("-v5") and not hasattr(_core, "Atari"):
+            hint += (
+                "; this envpool_x was built without the Atari family (ENVPOOL_X_ATARI=OFF): "
+                "rebuild with it on"
+            )
         raise KeyError(
             f"unknown task id {task_id!r}{hint} (envpool_x.list_all_envs() lists them all)"
         ) from None
@@ -102,5 +113,27 @@ register("MountainCar-v0", "MountainCar", "classic_control", 200, -110.0)
 register("MountainCarContinuous-v0", "MountainCarContinuous", "classic_control", 999, 90.0)
 register("Acrobot-v1", "Acrobot", "classic_control", 500, -100.0)
 
+# ---- toy text (gymnasium 1.4 ids; EnvPool's Taxi-v3, CliffWalking-v0, Catch-v0,
+# NChain-v0). gymnasium registers CliffWalking and Blackjack without a time
+# limit, EnvPool Catch likewise: they get NO_TIME_LIMIT (EnvPool's INT32_MAX);
+# Blackjack and Catch episodes end by themselves within a few steps.
+NO_TIME_LIMIT = 2**31 - 1
+register("FrozenLake-v1", "FrozenLake", "toy_text", 100, 0.70, map_name="4x4")
+register("FrozenLake8x8-v1", "FrozenLake", "toy_text", 200, 0.85, map_name="8x8")
+register("Taxi-v4", "Taxi", "toy_text", 200, 8.0)
+register("Taxi-v3", "Taxi", "toy_text", 200, 8.0)
+register("CliffWalking-v1", "CliffWalking", "toy_text", NO_TIME_LIMIT)
+register("CliffWalkingSlippery-v1", "CliffWalking", "toy_text", NO_TIME_LIMIT, is_slippery=True)
+register("CliffWalking-v0", "CliffWalking", "toy_text", NO_TIME_LIMIT)
+register("Blackjack-v1", "Blackjack", "toy_text", NO_TIME_LIMIT, sab=True, natural=False)
+register("Catch-v0", "Catch", "toy_text", NO_TIME_LIMIT)
+register("NChain-v0", "NChain", "toy_text", 1000)
+
 # ---- testing: an env that throws, stalls or emits NaN on request -----------
 register("FaultInjection-v0", "FaultInjection", "testing", 1000)
+
+# ---- atari: <Game>-v5 for every ROM of the ALE the module was built with -----
+if hasattr(_core, "Atari"):
+    from envpool_x.atari import register_atari_tasks
+
+    register_atari_tasks()

@@ -76,6 +76,19 @@ def _box(desc: dict[str, Any]) -> spaces.Box:
     return spaces.Box(low.astype(dtype), high.astype(dtype), shape, dtype)
 
 
+def _space(desc: dict[str, Any]) -> spaces.Space[Any]:
+    """The gymnasium space of one field: Discrete / MultiDiscrete for a field
+    the env marks discrete (categories in [low, high], with the field's own
+    integer dtype, int64 like gymnasium's default), else a Box."""
+    if not desc.get("discrete"):
+        return _box(desc)
+    box = _box(desc)
+    low, high = box.low.astype(np.int64), box.high.astype(np.int64)
+    if box.shape == ():
+        return spaces.Discrete(int(high - low + 1), start=int(low), dtype=box.dtype)
+    return spaces.MultiDiscrete(high - low + 1, dtype=box.dtype, start=low)
+
+
 class EnvSpec:
     """Everything about a task for a given config, without building a pool.
 
@@ -124,6 +137,8 @@ class EnvSpec:
         if merged["max_num_players"] != 1:
             raise ValueError("max_num_players must be 1: no multi-player tasks are registered yet")
         self.env_seeds = _seed_list(merged["seed"], num_envs)
+        if entry.resolve is not None:
+            entry.resolve(merged)
         self._env_config = {k: merged[k] for k in env_defaults}
         # Validates the env's own keys (types) in C++ and gives its fields.
         self._desc = pool_cls.env_spec(self._env_config)
@@ -134,9 +149,9 @@ class EnvSpec:
         self.max_episode_steps: int = merged["max_episode_steps"]
         obs = self._desc["obs"]
         if len(obs) == 1 and obs[0]["name"] == "obs":
-            self.observation_space: spaces.Space[Any] = _box(obs[0])
+            self.observation_space: spaces.Space[Any] = _space(obs[0])
         else:
-            self.observation_space = spaces.Dict({o["name"]: _box(o) for o in obs})
+            self.observation_space = spaces.Dict({o["name"]: _space(o) for o in obs})
         act = self._desc["action"]
         if act["discrete"]:
             self.action_space: spaces.Space[Any] = spaces.Discrete(int(act["n"]))
@@ -167,7 +182,9 @@ class EnvSpec:
         ):
             names.append(o["name"])
             box = _box(o)
-            if np.isfinite(box.low).all() and np.isfinite(box.high).all():
+            if o.get("discrete") and box.shape == () and box.low == 0:
+                values.append(specs.DiscreteArray(int(box.high) + 1, box.dtype, name=o["name"]))
+            elif np.isfinite(box.low).all() and np.isfinite(box.high).all():
                 values.append(
                     specs.BoundedArray(box.shape, box.dtype, box.low, box.high, o["name"])
                 )

@@ -1,0 +1,159 @@
+"""Atari throughput (Pong-v5), side by side with the peers, in one run.
+
+Runners, measured interleaved (A B A B ...), default EnvPool preprocessing
+(frame_skip 4, 84x84 grayscale, stack 4):
+
+  envpool_x async: 16 envs, batch 8; envpool_x sync: 8 envs
+  envpool 1.2.5 with the same configs (when installed)
+  ale-py's AtariVectorEnv (its C++ thread pool) with the same configs
+  raw: our env (emulation + preprocessing) stepped by one thread in a plain C++
+      loop, and ALE's act() alone (emulation only, frames / frame_skip)
+
+Usage: python benchmarks/bench_atari.py [--quick] [--threads 2] [--out PATH]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_classic import cpu_name, version, write_section  # noqa: E402
+
+from envpool_x import bench  # noqa: E402
+
+TASK = "Pong-v5"
+
+
+def ale_vector_runner(num_envs: int, batch_size: int, threads: int) -> bench.Runner | None:
+    """ale-py's AtariVectorEnv, sync (batch == num_envs) or send/recv."""
+    try:
+        from ale_py.vector_env import AtariVectorEnv
+    except ImportError:
+        return None
+    env = AtariVectorEnv(
+        "pong",
+        num_envs,
+        batch_size=batch_size if batch_size < num_envs else 0,
+        num_threads=threads,
+        reward_clipping=False,
+    )
+    acts = bench._actions(env.single_action_space, batch_size, 64)
+    if batch_size == num_envs:
+        env.reset(seed=0)
+
+        def run(n: int) -> int:
+            rounds = max(1, n // num_envs)
+            for i in range(rounds):
+                env.step(acts[i % 64])
+            return rounds * num_envs
+
+    else:
+        env.reset(seed=0)  # returns the first batch; send acts on the last batch received
+
+        def run(n: int) -> int:
+            rounds = max(1, n // batch_size)
+            for i in range(rounds):
+                env.send(acts[i % 64])
+                env.recv()
+            return rounds * batch_size
+
+    return bench.Runner(f"ale-py AtariVectorEnv b{batch_size}", run, env.close)
+
+
+def ale_act_runner() -> bench.Runner:
+    """ALE's act() alone in a Python loop, counted in env steps (4 frames)."""
+    import ale_py
+
+    from envpool_x import atari
+
+    ale = ale_py.ALEInterface()
+    ale.setLoggerMode(ale_py.LoggerMode.Error)
+    ale.loadROM(atari.rom_path("pong"))
+    ale.reset_game()
+
+    def run(n: int) -> int:
+        for _ in range(n * 4):
+            ale.act(0)
+            if ale.game_over():
+                ale.reset_game()
+        return n
+
+    return bench.Runner("ALE act() only, 1 thread (emulation)", run)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--out", default=str(Path(__file__).with_name("RESULTS.md")))
+    parser.add_argument("--section", default="Atari")
+    args = parser.parse_args()
+    steps = 2_000 if args.quick else 20_000
+    t = args.threads
+    runners = [
+        bench.envpool_x_runner(TASK, 16, 8, t, "envpool_x async 16/b8"),
+        bench.envpool_x_runner(TASK, 8, 8, t, "envpool_x sync 8"),
+    ]
+    for n, b in ((16, 8), (8, 8)):
+        peer = bench.envpool_runner(TASK, n, b, t)
+        if peer is not None:
+            peer.name = f"envpool {n}/b{b}"
+            runners.append(peer)
+        ale_vec = ale_vector_runner(n, b, t)
+        if ale_vec is not None:
+            ale_vec.name = f"ale-py AtariVectorEnv {n}/b{b}"
+            runners.append(ale_vec)
+    # The raw loop's own clock: building the env (a ROM load) is not stepping.
+    from envpool_x import make_spec
+
+    spec = make_spec(TASK)
+    loop_rates: list[float] = []
+
+    def raw_run(n: int) -> int:
+        loop_rates.append(n / spec.entry.pool_class.raw_loop(spec.env_config, 1, n))
+        return n
+
+    raw = bench.Runner("raw C++ loop, 1 thread (emulation + preprocessing)", raw_run)
+    runners += [raw, ale_act_runner()]
+    t0 = time.time()
+    try:
+        bench.measure(runners, steps, rounds=1 if args.quick else args.rounds, progress=False)
+    finally:
+        for r in runners:
+            r.close()
+    raw_rate = float(np.median(loop_rates[1:] or loop_rates))
+    lines = [
+        f"## {args.section}",
+        "",
+        f"- Command: `python {' '.join([Path(sys.argv[0]).as_posix(), *sys.argv[1:]])}`",
+        f"- Date: {time.strftime('%Y-%m-%d')}; {time.time() - t0:.0f} s",
+        f"- Machine: {os.cpu_count()} CPUs, {cpu_name()}",
+        f"- Versions: envpool_x {version('envpool-x')}, envpool {version('envpool')}, "
+        f"ale-py {version('ale-py')}",
+        f"- {TASK}, num_threads = {t}, EnvPool's default preprocessing; env steps (4 frames "
+        "each); median of interleaved rounds. `of 2x raw`: steps/s / (2 x the single-thread "
+        "C++ loop of the same env).",
+        "",
+        "| runner | steps/s | of 2x raw |",
+        "|---|---:|---:|",
+    ]
+    for r in runners:
+        rate = raw_rate if r is raw else r.steps_per_s
+        lines.append(f"| {r.name} | {rate:,.0f} | {rate / (2 * raw_rate):.0%} |")
+    md = "\n".join(lines) + "\n"
+    write_section(Path(args.out), args.section, md)
+    print(md)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,364 @@
+// Atari 2600 games on ALE, with EnvPool's preprocessing and reset semantics:
+// no-op starts, fire reset, episodic life, frame skip with a max-pool of the
+// last two frames, grayscale or RGB straight from the palette, area resize,
+// and a channel-first stack of the last stack_num frames.
+//
+// Where this differs from EnvPool (on purpose):
+// - noop_max = 0 means no no-op frames (EnvPool crashes).
+// - frame_skip = 1 pushes the frame itself (EnvPool max-pools it with a
+//   running maximum of all earlier frames of the episode).
+// - When the game ends in the first frame_skip - 2 frames of a step, the
+//   last emulated frame is pushed (EnvPool pushes the previous step's frame).
+// - ALE's own random stream (sticky actions) is reseeded from the env's seed
+//   stream at every new game, so trajectories depend on (seed, env id) only.
+// - No discount output: terminated covers game over and, with episodic_life,
+//   a life lost; with zero_discount_on_life_loss an info field "discount"
+//   (0 on termination or a change of lives) is added, and the dm_env front
+//   end uses it.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "ale/ale_interface.hpp"
+#include "core/env.h"
+#include "core/errors.h"
+#include "envs/atari/resize.h"
+
+namespace envpool_x {
+
+namespace atari_detail {
+
+inline void QuietAle() {
+  static std::once_flag once;
+  std::call_once(once, [] { ale::Logger::setMode(ale::Logger::Error); });
+}
+
+// Loads the ROM into `ale`, with errors we can report instead of ALE's
+// std::exit on an unknown ROM.
+inline void LoadRom(ale::ALEInterface& ale, const std::string& rom_path, const std::string& task) {
+  if (rom_path.empty()) {
+    throw ValueError("Atari task '" + task +
+                     "': rom_path is empty; make the env through envpool_x (which takes the "
+                     "ROM from the installed ale-py: pip install 'envpool-x[atari]') or pass "
+                     "rom_path");
+  }
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(rom_path, ec)) {
+    throw ValueError("Atari task '" + task + "': ROM file '" + rom_path + "' does not exist");
+  }
+  // ALE accepts a ROM whose file name or MD5 it knows (a known name with
+  // another MD5 only gets a warning) and exits the process otherwise.
+  bool supported = false;
+  try {
+    std::unique_ptr<ale::RomSettings> by_name(ale::buildRomRLWrapper(rom_path, ""));
+    supported = by_name != nullptr || ale::ALEInterface::isSupportedROM(rom_path).has_value();
+  } catch (const std::exception& e) {
+    throw ValueError("Atari task '" + task + "': cannot read ROM '" + rom_path + "': " + e.what());
+  }
+  if (!supported) {
+    throw ValueError("Atari task '" + task + "': '" + rom_path +
+                     "' is not a ROM this ALE supports (unknown file name or MD5)");
+  }
+  ale.loadROM(rom_path);
+}
+
+// What Spec needs from a ROM (number of actions, valid modes/difficulties);
+// loading a ROM takes milliseconds, so it is done once per ROM.
+struct RomInfo {
+  int64_t minimal_actions = 0;
+  int64_t legal_actions = 0;
+  std::vector<int> modes;
+  std::vector<int> difficulties;
+};
+
+inline RomInfo GetRomInfo(const std::string& rom_path, const std::string& task) {
+  static std::mutex mu;
+  static std::map<std::string, RomInfo> cache;
+  std::lock_guard<std::mutex> lock(mu);
+  auto it = cache.find(rom_path);
+  if (it != cache.end()) return it->second;
+  QuietAle();
+  ale::ALEInterface ale;
+  LoadRom(ale, rom_path, task);
+  RomInfo info;
+  info.minimal_actions = static_cast<int64_t>(ale.getMinimalActionSet().size());
+  info.legal_actions = static_cast<int64_t>(ale.getLegalActionSet().size());
+  for (auto m : ale.getAvailableModes()) info.modes.push_back(static_cast<int>(m));
+  for (auto d : ale.getAvailableDifficulties()) info.difficulties.push_back(static_cast<int>(d));
+  cache.emplace(rom_path, info);
+  return info;
+}
+
+inline std::string JoinInts(const std::vector<int>& v) {
+  std::string s;
+  for (int x : v) s += (s.empty() ? "" : ", ") + std::to_string(x);
+  return s;
+}
+
+}  // namespace atari_detail
+
+class Atari {
+ public:
+  static constexpr const char* kName = "Atari";
+  static constexpr bool kCheap = false;
+  static constexpr int kRawHeight = 210;
+  static constexpr int kRawWidth = 160;
+  static constexpr int kRamSize = 128;
+
+  static Config DefaultConfig() {
+    return Config{{"task", std::string("pong")},
+                  {"rom_path", std::string("")},
+                  {"stack_num", int64_t{4}},
+                  {"frame_skip", int64_t{4}},
+                  {"noop_max", int64_t{30}},
+                  {"episodic_life", false},
+                  {"zero_discount_on_life_loss", false},
+                  {"reward_clip", false},
+                  {"use_fire_reset", true},
+                  {"img_height", int64_t{84}},
+                  {"img_width", int64_t{84}},
+                  {"gray_scale", true},
+                  {"use_inter_area_resize", true},
+                  {"repeat_action_probability", 0.0},
+                  {"full_action_space", false},
+                  {"mode", int64_t{-1}},
+                  {"difficulty", int64_t{-1}}};
+  }
+
+  static EnvSpec Spec(const Config& config) {
+    const std::string& task = config.String("task");
+    auto at_least = [&](const char* key, int64_t min) {
+      int64_t v = config.Int(key);
+      if (v < min) {
+        throw ValueError(std::string(key) + " must be >= " + std::to_string(min) + ", got " +
+                         std::to_string(v));
+      }
+      return v;
+    };
+    const int64_t stack_num = at_least("stack_num", 1);
+    at_least("frame_skip", 1);
+    at_least("noop_max", 0);
+    const int64_t h = at_least("img_height", 1);
+    const int64_t w = at_least("img_width", 1);
+    const double p = config.Double("repeat_action_probability");
+    if (!(p >= 0.0 && p <= 1.0)) {
+      throw ValueError("repeat_action_probability must be in [0, 1], got " + std::to_string(p));
+    }
+    atari_detail::RomInfo rom = atari_detail::GetRomInfo(config.String("rom_path"), task);
+    const int64_t mode = config.Int("mode");
+    if (mode != -1 && std::find(rom.modes.begin(), rom.modes.end(), mode) == rom.modes.end()) {
+      throw ValueError("mode " + std::to_string(mode) + " is not a mode of '" + task +
+                       "'; available: " + atari_detail::JoinInts(rom.modes) +
+                       " (-1: the game's default)");
+    }
+    const int64_t difficulty = config.Int("difficulty");
+    if (difficulty != -1 && std::find(rom.difficulties.begin(), rom.difficulties.end(),
+                                      difficulty) == rom.difficulties.end()) {
+      throw ValueError("difficulty " + std::to_string(difficulty) + " is not a difficulty of '" +
+                       task + "'; available: " + atari_detail::JoinInts(rom.difficulties) +
+                       " (-1: the game's default)");
+    }
+    const int64_t channels = config.Bool("gray_scale") ? 1 : 3;
+    EnvSpec spec;
+    spec.obs.push_back(ArraySpec{"obs", DType::kUInt8, {stack_num * channels, h, w}, {0}, {255}});
+    spec.info.push_back(ArraySpec{"lives", DType::kInt32, {}, {}, {}});
+    spec.info.push_back(ArraySpec{"reward", DType::kFloat32, {}, {}, {}});
+    spec.info.push_back(ArraySpec{"terminated", DType::kBool, {}, {0}, {1}});
+    spec.info.push_back(ArraySpec{"ram", DType::kUInt8, {kRamSize}, {0}, {255}});
+    if (config.Bool("zero_discount_on_life_loss")) {
+      spec.info.push_back(ArraySpec{"discount", DType::kFloat32, {}, {0}, {1}});
+    }
+    spec.action.discrete = true;
+    spec.action.n = config.Bool("full_action_space") ? rom.legal_actions : rom.minimal_actions;
+    if (config.Bool("reward_clip")) {
+      spec.reward_low = -1.0;
+      spec.reward_high = 1.0;
+    }
+    return spec;
+  }
+
+  explicit Atari(const Config& config)
+      : task_(config.String("task")),
+        stack_num_(static_cast<int>(config.Int("stack_num"))),
+        frame_skip_(static_cast<int>(config.Int("frame_skip"))),
+        noop_max_(static_cast<int>(config.Int("noop_max"))),
+        episodic_life_(config.Bool("episodic_life")),
+        zero_discount_on_life_loss_(config.Bool("zero_discount_on_life_loss")),
+        reward_clip_(config.Bool("reward_clip")),
+        gray_scale_(config.Bool("gray_scale")),
+        channels_(gray_scale_ ? 1 : 3),
+        height_(static_cast<int>(config.Int("img_height"))),
+        width_(static_cast<int>(config.Int("img_width"))),
+        frame_bytes_(static_cast<size_t>(channels_) * height_ * width_),
+        raw_bytes_(static_cast<size_t>(kRawHeight) * kRawWidth * channels_),
+        resizer_(kRawHeight, kRawWidth, channels_, height_, width_,
+                 config.Bool("use_inter_area_resize")),
+        ale_(std::make_unique<ale::ALEInterface>()) {
+    atari_detail::QuietAle();
+    ale_->setFloat("repeat_action_probability",
+                   static_cast<float>(config.Double("repeat_action_probability")));
+    // Fixed here; reseeded from the env's own stream at every new game.
+    ale_->setInt("random_seed", 0);
+    atari_detail::LoadRom(*ale_, config.String("rom_path"), task_);
+    if (config.Int("mode") != -1) ale_->setMode(static_cast<ale::game_mode_t>(config.Int("mode")));
+    if (config.Int("difficulty") != -1) {
+      ale_->setDifficulty(static_cast<ale::difficulty_t>(config.Int("difficulty")));
+    }
+    action_set_ =
+        config.Bool("full_action_space") ? ale_->getLegalActionSet() : ale_->getMinimalActionSet();
+    if (config.Bool("use_fire_reset")) {
+      fire_reset_ = std::find(action_set_.begin(), action_set_.end(), ale::PLAYER_A_FIRE) !=
+                    action_set_.end();
+    }
+    for (auto& f : raw_) f.resize(raw_bytes_);
+    stack_.resize(static_cast<size_t>(stack_num_) * frame_bytes_);
+  }
+
+  // The pool's time limit: with episodic_life a game goes on over several
+  // episodes (one per life), and the limit counts the steps of the game, as in
+  // EnvPool (see ElapsedAfterReset).
+  void SetMaxEpisodeSteps(int steps) { max_episode_steps_ = steps; }
+  // Steps of the current game so far: 0 after a new game, the count of the
+  // game after a life-loss reset.
+  int ElapsedAfterReset() const { return elapsed_; }
+
+  void Reset(Rng& rng, const StepOutput& out) {
+    bool new_game = !continue_game_;
+    continue_game_ = false;
+    if (new_game) NewGame(rng);
+    int noops = 0;
+    if (noop_max_ > 0) {
+      noops = static_cast<int>(rng.UniformInt(static_cast<uint64_t>(noop_max_))) + 1 -
+              (fire_reset_ ? 1 : 0);
+    }
+    for (int i = 0; i < noops; ++i) {
+      ale_->act(ale::PLAYER_A_NOOP);
+      if (ale_->game_over()) {
+        NewGame(rng);
+        new_game = true;
+      }
+    }
+    if (fire_reset_) ale_->act(ale::PLAYER_A_FIRE);
+    Capture(raw_[1].data());
+    Push(raw_[1].data(), /*fill=*/new_game);
+    lives_ = ale_->lives();
+    WriteOutput(out, 0.0f, 1.0f);
+  }
+
+  void Step(const void* action, Rng& /*rng*/, const StepOutput& out) {
+    const ale::Action a = action_set_[DiscreteAction(action)];
+    float reward = 0.0f;
+    bool game_over = false;
+    int f = 0;
+    for (; f < frame_skip_; ++f) {
+      reward += static_cast<float>(ale_->act(a));
+      game_over = ale_->game_over();
+      if (game_over || f == frame_skip_ - 1) {
+        Capture(raw_[1].data());
+        ++f;
+        break;
+      }
+      if (f == frame_skip_ - 2) Capture(raw_[0].data());
+    }
+    const uint8_t* frame = raw_[1].data();
+    if (frame_skip_ > 1 && f == frame_skip_) {  // every frame ran: pool the last two
+      uint8_t* a0 = raw_[0].data();
+      const uint8_t* a1 = raw_[1].data();
+      for (size_t i = 0; i < raw_bytes_; ++i) a0[i] = std::max(a0[i], a1[i]);
+      frame = a0;
+    }
+    Push(frame, /*fill=*/false);
+    ++elapsed_;
+    const int lives = ale_->lives();
+    bool terminated = game_over;
+    const bool life_lost = lives < lives_ && lives > 0;
+    if (episodic_life_ && life_lost) terminated = true;
+    const bool time_left = max_episode_steps_ <= 0 || elapsed_ < max_episode_steps_;
+    continue_game_ = episodic_life_ && life_lost && !game_over && time_left;
+    const float discount = (terminated || lives != lives_) ? 0.0f : 1.0f;
+    lives_ = lives;
+    *out.terminated = terminated;
+    *out.reward = reward_clip_ ? static_cast<float>((reward > 0.0f) - (reward < 0.0f)) : reward;
+    WriteOutput(out, reward, discount);
+  }
+
+  std::vector<double> GetState() const {
+    throw ValueError("Atari envs have no get_state; ALE's state is not a vector of numbers");
+  }
+  void SetState(const std::vector<double>& /*s*/) {
+    throw ValueError("Atari envs have no set_state; ALE's state is not a vector of numbers");
+  }
+
+ private:
+  void NewGame(Rng& rng) {
+    ale_->environment->getEnvironmentRNG().seed(static_cast<uint32_t>(rng.NextU64() >> 32));
+    ale_->reset_game();
+    elapsed_ = 0;
+  }
+
+  void Capture(uint8_t* dst) {
+    uint8_t* screen = ale_->getScreen().getArray();
+    auto& palette = ale_->theOSystem->colourPalette();
+    const size_t pixels = static_cast<size_t>(kRawHeight) * kRawWidth;
+    if (gray_scale_) {
+      palette.applyPaletteGrayscale(dst, screen, pixels);
+    } else {
+      palette.applyPaletteRGB(dst, screen, pixels);
+    }
+  }
+
+  // Resizes `frame` into the newest slot of the stack (dropping the oldest);
+  // with fill, into every slot.
+  void Push(const uint8_t* frame, bool fill) {
+    head_ = (head_ + 1) % stack_num_;
+    uint8_t* slot = stack_.data() + static_cast<size_t>(head_) * frame_bytes_;
+    resizer_.Resize(frame, slot);
+    if (fill) {
+      for (int i = 0; i < stack_num_; ++i) {
+        if (i != head_) std::memcpy(stack_.data() + i * frame_bytes_, slot, frame_bytes_);
+      }
+    }
+  }
+
+  void WriteOutput(const StepOutput& out, float raw_reward, float discount) {
+    uint8_t* obs = out.Obs<uint8_t>();
+    // Oldest first: the slot after head_ is the oldest.
+    for (int i = 0; i < stack_num_; ++i) {
+      int slot = (head_ + 1 + i) % stack_num_;
+      std::memcpy(obs + i * frame_bytes_, stack_.data() + slot * frame_bytes_, frame_bytes_);
+    }
+    *out.Info<int32_t>(0) = lives_;
+    *out.Info<float>(1) = raw_reward;
+    *out.Info<bool>(2) = ale_->game_over();
+    std::memcpy(out.Info<uint8_t>(3), ale_->getRAM().array(), kRamSize);
+    if (zero_discount_on_life_loss_) *out.Info<float>(4) = discount;
+  }
+
+  std::string task_;
+  int stack_num_, frame_skip_, noop_max_;
+  bool episodic_life_, zero_discount_on_life_loss_, reward_clip_, gray_scale_;
+  int channels_, height_, width_;
+  size_t frame_bytes_, raw_bytes_;
+  ImageResizer resizer_;
+  std::unique_ptr<ale::ALEInterface> ale_;
+  ale::ActionVect action_set_;
+  bool fire_reset_ = false;
+  std::vector<uint8_t> raw_[2];  // the last two frames of a frame skip
+  std::vector<uint8_t> stack_;   // stack_num frames, ring buffer
+  int head_ = 0;                 // newest slot of stack_
+  int lives_ = 0;
+  int elapsed_ = 0;
+  int max_episode_steps_ = 0;
+  bool continue_game_ = false;
+};
+
+}  // namespace envpool_x
