@@ -1,0 +1,168 @@
+"""Lifetime and misuse: close under load, exit without close, garbage
+collection with work in flight, many pools, threads, fork, memory."""
+
+from __future__ import annotations
+
+import gc
+import os
+import subprocess
+import sys
+import textwrap
+import threading
+
+import numpy as np
+import pytest
+
+import envpool_x
+
+
+def native_threads() -> int:
+    return len(os.listdir("/proc/self/task"))
+
+
+def open_fds() -> int:
+    return len(os.listdir("/proc/self/fd"))
+
+
+def rss_bytes() -> int:
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+
+def test_close_under_load_returns_and_is_idempotent():
+    env = envpool_x.make_gymnasium(
+        "FaultInjection-v0", num_envs=8, batch_size=2, num_threads=4, stall_ms=100
+    )
+    env.async_reset()  # 8 stalled resets in flight
+    closer = threading.Thread(target=env.close)
+    closer.start()
+    closer.join(timeout=10)  # a stalled step takes 100 ms: close must not wait for all
+    assert not closer.is_alive(), "close() hung with work in flight"
+    env.close()
+    with pytest.raises(RuntimeError, match="closed"):
+        env.recv()
+
+
+def test_exit_without_close_and_gc_with_work_in_flight_are_clean():
+    code = textwrap.dedent(
+        """
+        import gc, numpy as np, envpool_x
+        a = envpool_x.make_gymnasium("CartPole-v1", num_envs=64, batch_size=16, num_threads=3)
+        a.async_reset()
+        b = envpool_x.make_gymnasium("FaultInjection-v0", num_envs=4, stall_ms=50)
+        b.reset()
+        b.send(np.zeros(4, dtype=np.int32))
+        del b
+        gc.collect()
+        c = envpool_x.make_dm("Pendulum-v1", num_envs=8, batch_size=4)
+        c.async_reset()
+        print("exiting with work in flight")
+        """
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert "exiting with work in flight" in out.stdout
+
+
+def test_many_pools_leak_no_threads_fds_or_memory():
+    def cycle(k: int) -> None:
+        env = envpool_x.make_gymnasium(
+            "CartPole-v1", num_envs=32, batch_size=8 if k % 2 else 32, num_threads=3
+        )
+        _, info = env.reset()
+        if k % 3 == 0 and k % 2:  # close some with work in flight
+            env.send(np.zeros(8, dtype=np.int32), env_id=info["env_id"])
+        env.close()
+
+    for k in range(20):  # warm up allocator and caches
+        cycle(k)
+    gc.collect()
+    threads, fds, rss = native_threads(), open_fds(), rss_bytes()
+    for k in range(300):
+        cycle(k)
+    gc.collect()
+    assert native_threads() == threads
+    assert open_fds() == fds
+    assert rss_bytes() - rss < 20 * 2**20
+
+
+def test_rss_flat_over_a_million_cartpole_steps():
+    env = envpool_x.make_gymnasium("CartPole-v1", num_envs=1000, num_threads=2)
+    env.reset()
+    actions = np.ones(1000, dtype=np.int32)
+    for _ in range(100):
+        env.step(actions)
+    gc.collect()
+    before = rss_bytes()
+    for _ in range(1000):  # 10^6 env steps
+        env.step(actions)
+    gc.collect()
+    assert rss_bytes() - before < 20 * 2**20
+    env.close()
+
+
+def test_two_threads_on_one_env_are_refused_or_serialised():
+    env = envpool_x.make_gymnasium("CartPole-v1", num_envs=256, num_threads=2)
+    env.reset()
+    errors: list[BaseException] = []
+    results: list[np.ndarray] = []
+
+    def worker() -> None:
+        for _ in range(200):
+            try:
+                _, _, _, _, info = env.step(np.zeros(256, dtype=np.int32))
+                results.append(info["env_id"])
+            except RuntimeError as e:  # the only acceptable failure
+                assert "another thread" in str(e)
+                errors.append(e)
+
+    threads = [threading.Thread(target=worker) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    assert all(not t.is_alive() for t in threads)
+    # Every step that went through returned a full, ordered batch.
+    for ids in results:
+        np.testing.assert_array_equal(ids, np.arange(256))
+    assert len(results) + len(errors) == 400
+    env.step(np.zeros(256, dtype=np.int32))  # still usable
+    env.close()
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork()")
+def test_use_after_fork_gives_a_clear_error():
+    env = envpool_x.make_gymnasium("CartPole-v1", num_envs=4, num_threads=2)
+    env.reset()
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # child: the env's workers do not exist here
+        os.close(read)
+        try:
+            env.step(np.zeros(4, dtype=np.int32))
+            msg = b"no error"
+        except RuntimeError as e:
+            msg = str(e).encode()
+        env.close()  # must not hang joining the parent's threads
+        os.write(write, msg)
+        os._exit(0)
+    os.close(write)
+    with os.fdopen(read, "rb") as f:
+        msg = f.read().decode()
+    _, status = os.waitpid(pid, 0)
+    assert status == 0
+    assert "created before os.fork()" in msg
+    env.step(np.zeros(4, dtype=np.int32))  # the parent's env is unaffected
+    env.close()
+
+
+def test_nan_from_an_env_is_returned_not_fatal():
+    env = envpool_x.make_gymnasium("FaultInjection-v0", num_envs=3, fault_env_id=1, nan_at_step=2)
+    env.reset()
+    env.step(np.zeros(3, dtype=np.int32))
+    obs, rew, term, trunc, info = env.step(np.zeros(3, dtype=np.int32))
+    assert np.isnan(obs[1, 0]) and np.isnan(rew[1])
+    assert not np.isnan(obs[[0, 2], 0]).any() and not np.isnan(rew[[0, 2]]).any()
+    _, _, _, _, info = env.step(np.zeros(3, dtype=np.int32))
+    np.testing.assert_array_equal(info["elapsed_step"], [3, 3, 3])
+    env.close()
