@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 import envpool_x
+from envpool_x import atari
 
 
 def native_threads() -> int:
@@ -165,4 +166,21 @@ def test_nan_from_an_env_is_returned_not_fatal():
     assert not np.isnan(obs[[0, 2], 0]).any() and not np.isnan(rew[[0, 2]]).any()
     _, _, _, _, info = env.step(np.zeros(3, dtype=np.int32))
     np.testing.assert_array_equal(info["elapsed_step"], [3, 3, 3])
+    env.close()
+
+
+@pytest.mark.skipif(not atari.has_atari(), reason="built without the Atari family")
+def test_rss_flat_over_ten_thousand_pong_steps():
+    pytest.importorskip("ale_py", reason="Atari ROMs come from ale-py (the [atari] extra)")
+    env = envpool_x.make_gymnasium("Pong-v5", num_envs=8, num_threads=2)
+    env.reset()
+    actions = np.zeros(8, dtype=np.int32)
+    for _ in range(50):
+        env.step(actions)
+    gc.collect()
+    before = rss_bytes()
+    for _ in range(1250):  # 10^4 env steps
+        env.step(actions)
+    gc.collect()
+    assert rss_bytes() - before < 20 * 2**20
     env.close()
