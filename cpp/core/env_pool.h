@@ -625,13 +625,18 @@ class PoolBase {
     const bool all = &ids == &all_ids_;
     size_t start = 0;
     while (start < ids.size()) {
-      int owner = owner_of[ids[start]];
+      // Expensive envs (one per chunk) all go to queue 0, which every worker
+      // serves first: one FIFO, so no env waits behind envs sent after it.
+      // Cheap envs go to their owner's queue for cache locality.
+      int owner = cheap() ? owner_of[ids[start]] : 0;
       size_t end = start + 1;
       bool consecutive = true;
       if (all) {  // ids are 0..n-1: the chunk ends at its size or its owner's last env
-        end = std::min(start + chunk, static_cast<size_t>(owner_end_[caller_share ? 1 : 0][owner]));
+        size_t limit = cheap() ? owner_end_[caller_share ? 1 : 0][owner] : ids.size();
+        end = std::min(start + chunk, limit);
       } else {
-        while (end < ids.size() && end - start < chunk && owner_of[ids[end]] == owner) {
+        while (end < ids.size() && end - start < chunk &&
+               (!cheap() || owner_of[ids[end]] == owner)) {
           consecutive &= ids[end] == ids[end - 1] + 1;
           ++end;
         }
