@@ -684,3 +684,22 @@ def test_bad_state_is_rejected(task, state, match):
     env.reset()
     with pytest.raises(ValueError, match=match):
         env._pool.set_state(0, np.array(state, dtype=np.float64))
+
+
+def test_frozen_lake_random_map_like_gymnasium_map_name_none():
+    # gymnasium: desc=None and map_name=None draw a random valid 8x8 map.
+    from gymnasium.envs.toy_text.frozen_lake import is_valid
+
+    env = envpool_x.make_gymnasium("FrozenLake-v1", num_envs=2, map_name=None, desc=None, seed=5)
+    desc = [list(row) for row in env.spec.config.desc]
+    assert len(desc) == 8 and all(len(row) == 8 for row in desc)
+    assert desc[0][0] == "S" and desc[7][7] == "G" and is_valid(desc, 8)
+    assert env.single_observation_space.n == 64
+    # The pool's seed picks the map: same seed, same map; another seed, another map.
+    again = envpool_x.make_spec("FrozenLake-v1", map_name=None, seed=5)
+    other = envpool_x.make_spec("FrozenLake-v1", map_name=None, seed=6)
+    assert list(again.config.desc) == list(env.spec.config.desc)
+    assert list(other.config.desc) != list(env.spec.config.desc)
+    obs, _ = env.reset()
+    np.testing.assert_array_equal(obs, [0, 0])
+    env.close()

@@ -141,8 +141,7 @@ class FrozenLake {
                 "FFFHFFFF", "FHHFFFHF", "FHFFHFHF", "FFFHFFFG"};
       } else {
         throw ValueError("FrozenLake map_name must be '4x4' or '8x8', got '" + name +
-                         "' (for a random map pass desc=gymnasium's "
-                         "frozen_lake.generate_random_map(size))");
+                         "' (or None for a random 8x8 map)");
       }
     }
     FrozenLakeModel model;
