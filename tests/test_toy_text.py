@@ -293,6 +293,11 @@ def _hands(state):
     return [int(c) for c in state[1 : 1 + n]], [int(c) for c in state[1 + n :]]
 
 
+def _bj_row(obs, i):
+    """Env i's Blackjack observation from the batched tuple (sums, card, ace)."""
+    return tuple(int(column[i]) for column in obs)
+
+
 def _blackjack_step(ours, genv, action):
     """Step both from the same hands; gymnasium gets the cards ours drew."""
     player, dealer = _hands(ours._pool.get_state(0))
@@ -304,7 +309,7 @@ def _blackjack_step(ours, genv, action):
     g_obs, g_rew, g_term, g_trunc, _ = genv.step(action)
     assert not dealt.cards, "our env drew cards gymnasium did not"
     assert genv.player == player2 and genv.dealer == dealer2
-    assert tuple(obs[0].tolist()) == g_obs
+    assert _bj_row(obs, 0) == g_obs
     assert rew[0] == np.float32(g_rew)
     assert bool(term[0]) == g_term and not trunc[0] and not g_trunc
     return g_rew, g_term
@@ -335,7 +340,7 @@ def test_blackjack_matches_gymnasium_on_the_same_cards(kwargs):
         player, dealer = _hands(ours._pool.get_state(0))
         assert len(player) == len(dealer) == 2
         genv.player, genv.dealer = player, dealer
-        assert tuple(obs[0].tolist()) == genv._get_obs()
+        assert _bj_row(obs, 0) == genv._get_obs()
         for _ in range(30):
             # Hit more often on low sums, so that both busts and sticks happen.
             action = int(rng.random() < (0.9 if obs[0][0] < 15 else 0.3))
@@ -403,16 +408,20 @@ def test_blackjack_always_hitting_ends_in_a_bust():
 def test_blackjack_spaces():
     ours = envpool_x.make_gymnasium("Blackjack-v1", num_envs=4)
     g_space = _gym("Blackjack-v1", {}).observation_space
-    space = ours.single_observation_space
-    # gymnasium's Tuple of Discretes as one MultiDiscrete array (see README).
-    assert isinstance(space, gym.spaces.MultiDiscrete) and space.dtype == np.int64
-    assert space.nvec.tolist() == [s.n for s in g_space.spaces]
-    assert space.start.tolist() == [s.start for s in g_space.spaces]
+    # gymnasium's Tuple of Discretes; batched as a tuple of 3 int64 arrays.
+    assert ours.single_observation_space == g_space
     assert ours.single_action_space == _gym("Blackjack-v1", {}).action_space
     obs, _ = ours.reset()
-    assert obs.shape == (4, 3) and obs.dtype == np.int64
-    assert all(space.contains(o) for o in obs)
+    assert isinstance(obs, tuple) and len(obs) == 3
+    assert all(column.shape == (4,) and column.dtype == np.int64 for column in obs)
+    assert all(g_space.contains(_bj_row(obs, i)) for i in range(4))
     assert ours.spec.config.sab is True and ours.spec.config.natural is False
+    # same_step's final_obs has the same layout.
+    same = envpool_x.make_gymnasium("Blackjack-v1", num_envs=4, autoreset_mode="same_step")
+    same.reset()
+    _, _, term, _, info = same.step(np.zeros(4, dtype=np.int32))  # stick: every hand ends
+    assert term.all() and isinstance(info["final_obs"], tuple)
+    assert all(g_space.contains(_bj_row(info["final_obs"], i)) for i in range(4))
 
 
 # ---- Catch and NChain (EnvPool's definitions) ----------------------------------
@@ -636,7 +645,7 @@ def test_bad_actions_are_rejected(task):
     with pytest.raises(TypeError, match="discrete actions must be integers"):
         env.step(np.array([0.0, 1.0]))
     obs, *_ = env.step(np.array([0, n - 1]))  # still usable
-    assert len(obs) == 2
+    assert (obs[0] if isinstance(obs, tuple) else obs).shape[0] == 2  # Blackjack: a tuple
 
 
 @pytest.mark.parametrize(

@@ -50,6 +50,8 @@ class GymnasiumEnvPool(gymnasium.vector.VectorEnv):  # type: ignore[misc]
             spec.config.autoreset_mode == "disabled" and self.batch_size == self.num_envs
         )
         self._last_obs: Any = None
+        if spec.obs_tuple:  # e.g. Blackjack: gymnasium's Tuple of Discretes
+            self._pool = _TupleObsPool(self._pool)
 
     def __len__(self) -> int:
         return int(self.num_envs)
@@ -173,3 +175,33 @@ class GymnasiumEnvPool(gymnasium.vector.VectorEnv):  # type: ignore[misc]
     def get_state(self, env_id: int) -> np.ndarray:
         """An env's simulator state (tests; only with no work in flight)."""
         return np.asarray(self._pool.get_state(env_id))
+
+
+class _TupleObsPool:
+    """Presents a pool's (n, k) discrete observation as a tuple of k arrays of
+    shape (n,), gymnasium's batched layout for a Tuple space. The arrays are
+    views of the engine's array (which is then never reused for a later step)."""
+
+    def __init__(self, pool: Any) -> None:
+        self._inner = pool
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._inner, name)
+
+    @staticmethod
+    def _split(result: Any) -> Any:
+        obs, reward, terminated, truncated, info = result
+        columns = tuple(obs[:, k] for k in range(obs.shape[1]))
+        if "final_obs" in info:
+            final = info["final_obs"]
+            info["final_obs"] = tuple(final[:, k] for k in range(final.shape[1]))
+        return columns, reward, terminated, truncated, info
+
+    def step(self, action: Any, env_id: Any = None) -> Any:
+        return self._split(self._inner.step(action, env_id))
+
+    def reset(self, env_id: Any = None, seed: Any = None) -> Any:
+        return self._split(self._inner.reset(env_id, seed))
+
+    def recv(self) -> Any:
+        return self._split(self._inner.recv())

@@ -22,6 +22,8 @@ class TaskEntry:
     env_defaults: dict[str, Any] = field(default_factory=dict)
     # Fills derived env keys of a merged config at spec time (Atari: rom_path).
     resolve: Callable[[dict[str, Any]], None] | None = None
+    # The gymnasium front end shows the observation as a Tuple (Blackjack).
+    obs_tuple: bool = False
 
     @property
     def pool_class(self) -> Any:
@@ -39,6 +41,7 @@ def register(
     max_episode_steps: int,
     reward_threshold: float | None = None,
     resolve: Callable[[dict[str, Any]], None] | None = None,
+    obs_tuple: bool = False,
     **env_defaults: Any,
 ) -> None:
     """Register a task.
@@ -51,6 +54,8 @@ def register(
         reward_threshold: the score at which the task counts as solved.
         resolve: called with the merged config (a dict) when a spec is made, to
             fill env keys derived from others, such as an Atari ROM's path.
+        obs_tuple: the gymnasium front end presents the (discrete, 1-d) observation
+            as a Tuple of Discrete spaces, one array per element (Blackjack).
         **env_defaults: overrides of the env's own config defaults for this id.
 
     Raises:
@@ -67,7 +72,14 @@ def register(
         if key not in valid:
             raise KeyError(f"{pool_name} has no config key {key!r}; valid keys: {sorted(valid)}")
     _REGISTRY[task_id] = TaskEntry(
-        task_id, pool_name, family, max_episode_steps, reward_threshold, dict(env_defaults), resolve
+        task_id,
+        pool_name,
+        family,
+        max_episode_steps,
+        reward_threshold,
+        dict(env_defaults),
+        resolve,
+        obs_tuple,
     )
 
 
@@ -159,7 +171,15 @@ register("Taxi-v3", "Taxi", "toy_text", 200, 8.0)
 register("CliffWalking-v1", "CliffWalking", "toy_text", NO_TIME_LIMIT)
 register("CliffWalkingSlippery-v1", "CliffWalking", "toy_text", NO_TIME_LIMIT, is_slippery=True)
 register("CliffWalking-v0", "CliffWalking", "toy_text", NO_TIME_LIMIT)
-register("Blackjack-v1", "Blackjack", "toy_text", NO_TIME_LIMIT, sab=True, natural=False)
+register(
+    "Blackjack-v1",
+    "Blackjack",
+    "toy_text",
+    NO_TIME_LIMIT,
+    obs_tuple=True,  # gymnasium's Tuple(Discrete(32), Discrete(11), Discrete(2))
+    sab=True,
+    natural=False,
+)
 register("Catch-v0", "Catch", "toy_text", NO_TIME_LIMIT)
 register("NChain-v0", "NChain", "toy_text", 1000)
 

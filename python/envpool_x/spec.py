@@ -152,6 +152,18 @@ class EnvSpec:
             self.observation_space: spaces.Space[Any] = _space(obs[0])
         else:
             self.observation_space = spaces.Dict({o["name"]: _space(o) for o in obs})
+        # The array form, as the engine returns it (dm_env keeps this one).
+        self.array_observation_space = self.observation_space
+        self.obs_tuple = entry.obs_tuple
+        if entry.obs_tuple:
+            md = self.observation_space
+            assert isinstance(md, spaces.MultiDiscrete) and len(md.shape) == 1
+            self.observation_space = spaces.Tuple(
+                [
+                    spaces.Discrete(int(n), start=int(s))
+                    for n, s in zip(md.nvec, md.start, strict=True)
+                ]
+            )
         act = self._desc["action"]
         if act["discrete"]:
             self.action_space: spaces.Space[Any] = spaces.Discrete(int(act["n"]))
