@@ -49,13 +49,7 @@ def ale_vector_runner(num_envs: int, batch_size: int, threads: int) -> bench.Run
     acts = bench._actions(env.single_action_space, batch_size, 64)
     if batch_size == num_envs:
         env.reset(seed=0)
-
-        def run(n: int) -> int:
-            rounds = max(1, n // num_envs)
-            for i in range(rounds):
-                env.step(acts[i % 64])
-            return rounds * num_envs
-
+        run = bench.sync_step_loop(env, num_envs, acts)
     else:
         env.reset(seed=0)  # returns the first batch; send acts on the last batch received
 

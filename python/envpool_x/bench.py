@@ -72,18 +72,24 @@ def envpool_runner(task: str, num_envs: int, batch_size: int, num_threads: int) 
     return _pool_runner(env, num_envs, batch_size, "envpool")
 
 
+def sync_step_loop(env: Any, num_envs: int, acts: list[np.ndarray]) -> Callable[[int], int]:
+    """A runner's ``run`` for a sync vector env: full steps with pre-drawn actions."""
+
+    def run(n: int) -> int:
+        rounds = max(1, n // num_envs)
+        for i in range(rounds):
+            env.step(acts[i % len(acts)])
+        return rounds * num_envs
+
+    return run
+
+
 def _pool_runner(env: Any, num_envs: int, batch_size: int, name: str) -> Runner:
     space = env.action_space
     acts = _actions(space, batch_size, 64)
     if batch_size == num_envs:
         env.reset()
-
-        def run(n: int) -> int:
-            rounds = max(1, n // num_envs)
-            for i in range(rounds):
-                env.step(acts[i % 64])
-            return rounds * num_envs
-
+        run = sync_step_loop(env, num_envs, acts)
     else:
         env.async_reset()
 
@@ -133,14 +139,7 @@ def gymnasium_runner(task: str, num_envs: int, mode: str) -> Runner | None:
         except Exception:  # noqa: BLE001 - the peer lacks this mode for this task
             return None
     env.reset(seed=0)
-    acts = _actions(env.single_action_space, num_envs, 64)
-
-    def run(n: int) -> int:
-        rounds = max(1, n // num_envs)
-        for i in range(rounds):
-            env.step(acts[i % 64])
-        return rounds * num_envs
-
+    run = sync_step_loop(env, num_envs, _actions(env.single_action_space, num_envs, 64))
     name = f"gymnasium[{mode}]" + (f" {gym_id}" if gym_id != task else "")
     return Runner(name, run, env.close)
 
