@@ -5,7 +5,8 @@ namespace envpool_x {
 void BindClassicControl(py::module_& m);
 void BindTesting(py::module_& m);
 void BindToyText(py::module_& m);
-void BindAtari(py::module_& m);  // cpp/bindings/atari.cpp, with ENVPOOL_X_ATARI
+void BindAtari(py::module_& m);   // cpp/bindings/atari.cpp, with ENVPOOL_X_ATARI
+void BindMujoco(py::module_& m);  // cpp/bindings/mujoco.cpp, with ENVPOOL_X_MUJOCO
 }  // namespace envpool_x
 
 PYBIND11_MODULE(_core, m) {
@@ -16,6 +17,9 @@ PYBIND11_MODULE(_core, m) {
   envpool_x::BindTesting(m);
 #ifdef ENVPOOL_X_WITH_ATARI
   envpool_x::BindAtari(m);
+#endif
+#ifdef ENVPOOL_X_WITH_MUJOCO
+  envpool_x::BindMujoco(m);
 #endif
   m.def(
       "derive_env_seed",

@@ -191,3 +191,9 @@ if hasattr(_core, "Atari"):
     from envpool_x.atari import register_atari_tasks
 
     register_atari_tasks()
+
+# ---- mujoco: gymnasium's locomotion / manipulation tasks, -v4 and -v5 --------
+if hasattr(_core, "mujoco_version"):
+    from envpool_x.mujoco import register_mujoco_tasks
+
+    register_mujoco_tasks()

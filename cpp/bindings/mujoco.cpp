@@ -1,0 +1,17 @@
+// MuJoCo pools (built with ENVPOOL_X_MUJOCO): one pool class per env and
+// gymnasium version, e.g. HalfCheetahV5; the model is the "xml_file" key.
+#include "bindings/pool_binding.h"
+#include "envs/mujoco/half_cheetah.h"
+#include "envs/mujoco/hopper.h"
+
+namespace envpool_x {
+
+void BindMujoco(py::module_& m) {
+  BindEnv<HalfCheetah<4>>(m, "HalfCheetahV4");
+  BindEnv<HalfCheetah<5>>(m, "HalfCheetahV5");
+  BindEnv<Hopper<4>>(m, "HopperV4");
+  BindEnv<Hopper<5>>(m, "HopperV5");
+  m.attr("mujoco_version") = mj_versionString();
+}
+
+}  // namespace envpool_x

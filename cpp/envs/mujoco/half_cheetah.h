@@ -1,0 +1,91 @@
+// HalfCheetah-v4 / -v5, as gymnasium 1.4.0's half_cheetah_v4.py / _v5.py.
+// The two versions step the same way; v5 adds the xml_file / frame_skip keys
+// and names the forward term reward_forward (v4: reward_run).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "envs/mujoco/mujoco_env.h"
+
+namespace envpool_x {
+
+template <int V>
+class HalfCheetah : public MujocoEnvBase {
+  static_assert(V == 4 || V == 5);
+
+ public:
+  static constexpr const char* kName = V == 4 ? "HalfCheetahV4" : "HalfCheetahV5";
+
+  static Config DefaultConfig() {
+    return Config{{"xml_file", std::string("half_cheetah.xml")},
+                  {"frame_skip", int64_t{5}},
+                  {"forward_reward_weight", 1.0},
+                  {"ctrl_cost_weight", 0.1},
+                  {"reset_noise_scale", 0.1},
+                  {"exclude_current_positions_from_observation", true}};
+  }
+
+  static EnvSpec Spec(const Config& config) {
+    auto model = mujoco_detail::LoadModel(config.String("xml_file"));
+    const bool exclude = config.Bool("exclude_current_positions_from_observation");
+    EnvSpec spec;
+    spec.obs.push_back(mujoco_detail::UnboundedF64("obs", model->nq + model->nv - exclude));
+    for (const char* name : {"x_position", "x_velocity", V == 4 ? "reward_run" : "reward_forward",
+                             "reward_ctrl"}) {
+      spec.info.push_back(mujoco_detail::ScalarF64(name));
+    }
+    spec.action = mujoco_detail::CtrlRangeAction(model.get());
+    return spec;
+  }
+
+  explicit HalfCheetah(const Config& config)
+      : MujocoEnvBase(config.String("xml_file"), static_cast<int>(config.Int("frame_skip"))),
+        forward_reward_weight_(config.Double("forward_reward_weight")),
+        ctrl_cost_weight_(config.Double("ctrl_cost_weight")),
+        reset_noise_scale_(config.Double("reset_noise_scale")),
+        exclude_(config.Bool("exclude_current_positions_from_observation")) {}
+
+  void Reset(Rng& rng, const StepOutput& out) {
+    ResetWithNoise(rng, reset_noise_scale_, /*normal_qvel=*/true);
+    WriteObs(out);
+    double* info[4];
+    for (int i = 0; i < 4; ++i) info[i] = out.Info<double>(i);
+    *info[0] = data_->qpos[0];
+    *info[1] = *info[2] = *info[3] = 0.0;
+  }
+
+  void Step(const void* action, Rng& /*rng*/, const StepOutput& out) {
+    const float* a = BoxAction(action);
+    const double x_before = data_->qpos[0];
+    DoSimulation(a);
+    const double x_after = data_->qpos[0];
+    const double x_velocity = (x_after - x_before) / dt();
+    const double forward_reward = forward_reward_weight_ * x_velocity;
+    // float32, as numpy computes `weight * sum(square(float32 action))`.
+    const float ctrl_cost =
+        static_cast<float>(ctrl_cost_weight_) * mujoco_detail::SumSquaresF32(a, nu());
+    *out.reward = static_cast<float>(forward_reward - static_cast<double>(ctrl_cost));
+    *out.terminated = false;
+    WriteObs(out);
+    *out.Info<double>(0) = x_after;
+    *out.Info<double>(1) = x_velocity;
+    *out.Info<double>(2) = forward_reward;
+    *out.Info<double>(3) = -static_cast<double>(ctrl_cost);
+  }
+
+ private:
+  void WriteObs(const StepOutput& out) const {
+    double* obs = out.Obs<double>();
+    const int skip = exclude_ ? 1 : 0;
+    for (int i = skip; i < nq(); ++i) *obs++ = data_->qpos[i];
+    for (int i = 0; i < nv(); ++i) *obs++ = data_->qvel[i];
+  }
+
+  double forward_reward_weight_;
+  double ctrl_cost_weight_;
+  double reset_noise_scale_;
+  bool exclude_;
+};
+
+}  // namespace envpool_x

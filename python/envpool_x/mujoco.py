@@ -1,0 +1,88 @@
+"""The MuJoCo family: gymnasium's locomotion and manipulation tasks, -v4 and -v5.
+
+The simulation runs in C++ against MuJoCo's C API (the library and headers of
+the pinned ``mujoco`` wheel, :data:`MUJOCO_VERSION`); the model XMLs are the ones
+the installed gymnasium package ships under ``gymnasium/envs/mujoco/assets``,
+so nothing of either is copied into envpool_x.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.util
+import os
+from typing import Any
+
+from envpool_x import _core
+
+#: The MuJoCo release the C++ core is built against (one pinned version: the
+#: same library serves gymnasium's envs, dm_control and us).
+MUJOCO_VERSION = "3.17.0"
+
+# (name, xml of -v4 and of -v5, time limit, reward threshold), as gymnasium's
+# registry has them.
+_TASKS: list[tuple[str, str, str, int, float | None]] = [
+    ("HalfCheetah", "half_cheetah.xml", "half_cheetah.xml", 1000, 4800.0),
+    ("Hopper", "hopper.xml", "hopper.xml", 1000, 3800.0),
+]
+
+
+def has_mujoco() -> bool:
+    """Return True if this build of envpool_x includes the MuJoCo family."""
+    return hasattr(_core, "mujoco_version")
+
+
+@functools.cache
+def gymnasium_assets_dir() -> str:
+    """Return the folder of gymnasium's MuJoCo model XMLs (without importing
+    ``gymnasium.envs.mujoco``, which imports mujoco's Python bindings).
+
+    Raises:
+        ImportError: gymnasium is not installed.
+    """
+    spec = importlib.util.find_spec("gymnasium")
+    if spec is None or not spec.submodule_search_locations:
+        raise ImportError("MuJoCo envs read their model XMLs from gymnasium: pip install gymnasium")
+    return os.path.join(list(spec.submodule_search_locations)[0], "envs", "mujoco", "assets")
+
+
+def expand_model_path(xml_file: str) -> str:
+    """gymnasium's rule for ``xml_file``: a path starting with ``.`` or ``/``
+    is used as is, ``~`` is expanded, and a bare name is a file of gymnasium's
+    assets folder.
+
+    Raises:
+        FileNotFoundError: the file does not exist.
+    """
+    if xml_file.startswith((".", "/")):
+        path = xml_file
+    elif xml_file.startswith("~"):
+        path = os.path.expanduser(xml_file)
+    else:
+        path = os.path.join(gymnasium_assets_dir(), xml_file)
+    if not os.path.isfile(path):
+        raise FileNotFoundError(f"MuJoCo model file {path!r} does not exist")
+    return os.path.abspath(path)
+
+
+def resolve_config(config: dict[str, Any]) -> None:
+    """Turn ``config["xml_file"]`` into an absolute path (see
+    :func:`expand_model_path`)."""
+    config["xml_file"] = expand_model_path(str(config["xml_file"]))
+
+
+def register_mujoco_tasks() -> None:
+    """Register ``<Name>-v4`` and ``<Name>-v5`` for every MuJoCo env of this build."""
+    from envpool_x.registration import register
+
+    for name, xml_v4, xml_v5, max_steps, threshold in _TASKS:
+        for version, xml in ((4, xml_v4), (5, xml_v5)):
+            register(
+                f"{name}-v{version}",
+                f"{name}V{version}",
+                "mujoco",
+                max_steps,
+                threshold,
+                resolve=resolve_config,
+                xml_file=xml,
+            )
