@@ -31,8 +31,8 @@ class HalfCheetah : public MujocoEnvBase {
     const bool exclude = config.Bool("exclude_current_positions_from_observation");
     EnvSpec spec;
     spec.obs.push_back(mujoco_detail::UnboundedF64("obs", model->nq + model->nv - exclude));
-    for (const char* name : {"x_position", "x_velocity", V == 4 ? "reward_run" : "reward_forward",
-                             "reward_ctrl"}) {
+    for (const char* name :
+         {"x_position", "x_velocity", V == 4 ? "reward_run" : "reward_forward", "reward_ctrl"}) {
       spec.info.push_back(mujoco_detail::ScalarF64(name));
     }
     spec.action = mujoco_detail::CtrlRangeAction(model.get());

@@ -36,7 +36,7 @@ class Hopper : public MujocoEnvBase {
 
   static std::vector<const char*> InfoNames() {
     if (V == 4) return {"x_position", "x_velocity"};
-    return {"x_position",    "z_distance_from_origin", "x_velocity", "reward_forward",
+    return {"x_position",  "z_distance_from_origin", "x_velocity", "reward_forward",
             "reward_ctrl", "reward_survive"};
   }
 

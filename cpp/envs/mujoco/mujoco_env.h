@@ -212,7 +212,8 @@ class MujocoEnvBase {
     mj_resetData(model_.get(), data_.get());
     for (int i = 0; i < model_->nq; ++i) qpos_buf_[i] = init_qpos_[i] + rng.Uniform(-scale, scale);
     for (int i = 0; i < model_->nv; ++i) {
-      qvel_buf_[i] = init_qvel_[i] + (normal_qvel ? scale * rng.Normal() : rng.Uniform(-scale, scale));
+      qvel_buf_[i] =
+          init_qvel_[i] + (normal_qvel ? scale * rng.Normal() : rng.Uniform(-scale, scale));
     }
     SetQposQvel(qpos_buf_.data(), qvel_buf_.data());
   }

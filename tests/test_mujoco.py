@@ -1,0 +1,309 @@
+"""MuJoCo envs against gymnasium 1.4.0's, on the same MuJoCo library.
+
+Both sides load the same XML into the same libmujoco (the mujoco 3.17.0
+wheel), start from the same qpos/qvel (copied from gymnasium's reset) and get
+the same float32 actions, so the simulation itself is bit-identical; the
+observation and info terms are the same float64 expressions. Observations and
+info are compared with atol 1e-6 (in practice they are equal). The reward is
+float32 on our side (EnvPool's dtype): it is compared with gymnasium's float64
+reward rounded to float32, to one float32 ulp.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import pytest
+
+import envpool_x
+from envpool_x import mujoco as mj
+
+pytest.importorskip("mujoco")
+gym = pytest.importorskip("gymnasium")
+if not mj.has_mujoco():
+    pytest.skip("envpool_x was built without MuJoCo", allow_module_level=True)
+
+ATOL = 1e-6
+MUJOCO_TASKS = envpool_x.registration.envs_by_family().get("mujoco", [])
+V5_TASKS = [t for t in MUJOCO_TASKS if t.endswith("-v5")]
+
+
+def _make_pair(task: str, kwargs: dict[str, Any], **pool_kwargs: Any):
+    ours = envpool_x.make_gymnasium(task, num_envs=1, seed=0, **kwargs, **pool_kwargs)
+    theirs = gym.make(task, disable_env_checker=True, **kwargs, **pool_kwargs)
+    return ours, theirs
+
+
+def _copy_state(ours, theirs) -> None:
+    data = theirs.unwrapped.data
+    ours._pool.set_state(0, np.concatenate([data.qpos, data.qvel]))
+
+
+def _assert_step_equal(task, t, ours_out, theirs_out) -> None:
+    o1, r1, te1, tr1, i1 = ours_out
+    o2, r2, te2, tr2, i2 = theirs_out
+    np.testing.assert_allclose(o1[0], o2, atol=ATOL, rtol=0, err_msg=f"{task} step {t}: obs")
+    want = np.float32(r2)
+    assert abs(float(r1[0]) - float(want)) <= float(np.spacing(np.abs(want))), (
+        f"{task} step {t}: reward {r1[0]!r} vs gymnasium {r2!r}"
+    )
+    assert bool(te1[0]) == bool(te2), f"{task} step {t}: terminated"
+    assert bool(tr1[0]) == bool(tr2), f"{task} step {t}: truncated"
+    for key, value in i2.items():
+        assert key in i1, f"{task}: info lacks gymnasium's key {key!r}"
+        np.testing.assert_allclose(
+            i1[key][0], value, atol=ATOL, rtol=0, err_msg=f"{task} step {t}: info[{key!r}]"
+        )
+
+
+def _run_parity(
+    task: str,
+    kwargs: dict[str, Any] | None = None,
+    episodes: int = 2,
+    max_steps: int = 1000,
+    seed: int = 0,
+    action_scale: float = 1.0,
+) -> dict[str, Any]:
+    """Step ours and gymnasium's side by side with random actions from the
+    same states; return the summed rewards (ours) and last infos, so callers
+    can check what an option changed."""
+    kwargs = kwargs or {}
+    ours, theirs = _make_pair(task, kwargs)
+    rng = np.random.default_rng(seed)
+    space = theirs.action_space
+    total = 0.0
+    steps = 0
+    ended = 0
+    last_info: dict[str, Any] = {}
+    for episode in range(episodes):
+        ours.reset()
+        theirs.reset(seed=seed * 100 + episode)
+        _copy_state(ours, theirs)
+        for t in range(max_steps):
+            a = (rng.uniform(space.low, space.high) * action_scale).astype(np.float32)
+            out1 = ours.step(a[None])
+            out2 = theirs.step(a)
+            _assert_step_equal(task, t, out1, out2)
+            total += float(out1[1][0])
+            steps += 1
+            last_info = out1[4]
+            if out2[2] or out2[3]:
+                ended += 1
+                break
+    ours.close()
+    theirs.close()
+    return {"total": total, "steps": steps, "ended": ended, "info": last_info}
+
+
+def test_mujoco_tasks_registered() -> None:
+    names = {t.rsplit("-", 1)[0] for t in MUJOCO_TASKS}
+    assert names, "no MuJoCo task registered"
+    for name in names:
+        assert f"{name}-v4" in MUJOCO_TASKS and f"{name}-v5" in MUJOCO_TASKS
+
+
+@pytest.mark.parametrize("task", MUJOCO_TASKS)
+def test_spaces_match_gymnasium(task: str) -> None:
+    ours = envpool_x.make_spec(task)
+    theirs = gym.make(task, disable_env_checker=True)
+    assert ours.observation_space.shape == theirs.observation_space.shape
+    assert ours.observation_space.dtype == theirs.observation_space.dtype
+    assert ours.action_space == theirs.action_space
+    assert ours.config.max_episode_steps == theirs.spec.max_episode_steps
+
+
+@pytest.mark.parametrize("task", MUJOCO_TASKS)
+def test_parity_with_gymnasium(task: str) -> None:
+    _run_parity(task, episodes=2, max_steps=400)
+
+
+@pytest.mark.parametrize("task", MUJOCO_TASKS)
+def test_parity_truncation(task: str) -> None:
+    """The time limit truncates on the same step as gymnasium's TimeLimit."""
+    result = _run_parity(task, {"max_episode_steps": 30}, episodes=1, max_steps=40)
+    assert result["ended"] == 1
+
+
+@pytest.mark.parametrize("task", MUJOCO_TASKS)
+def test_parity_from_unstable_state(task: str) -> None:
+    """A state that blows the simulation up (huge velocities) goes the same way
+    as in gymnasium (MuJoCo's own reset on a bad acceleration, an unhealthy
+    termination, ...) and never takes the process down."""
+    ours, theirs = _make_pair(task, {})
+    ours.reset()
+    theirs.reset(seed=0)
+    data = theirs.unwrapped.data
+    qvel = np.full_like(data.qvel, 1e12)
+    theirs.unwrapped.set_state(data.qpos.copy(), qvel)
+    _copy_state(ours, theirs)
+    a = np.zeros(theirs.action_space.shape, dtype=np.float32)
+    for t in range(5):
+        _assert_step_equal(task, t, ours.step(a[None]), theirs.step(a))
+    ours.close()
+
+
+@pytest.mark.parametrize("task", MUJOCO_TASKS)
+def test_reset_noise_within_scale(task: str) -> None:
+    """Initial states are the model's initial state plus noise of the
+    configured scale (drawn from our own stream, not gymnasium's)."""
+    env = envpool_x.make_gymnasium(task, num_envs=16, seed=3)
+    env.reset()
+    theirs = gym.make(task, disable_env_checker=True).unwrapped
+    nq = theirs.model.nq
+    scale = theirs._reset_noise_scale
+    states = np.stack([env._pool.get_state(i) for i in range(16)])
+    qpos_dev = states[:, :nq] - theirs.init_qpos
+    assert np.all(np.abs(qpos_dev) <= scale + 1e-12)
+    assert np.std(qpos_dev) > scale / 10, "no reset noise"
+    env.close()
+
+
+@pytest.mark.parametrize("task", ["HalfCheetah-v5", "Hopper-v5"])
+def test_determinism_across_threads(task: str) -> None:
+    def rollout(num_threads: int, batch_size: int) -> np.ndarray:
+        env = envpool_x.make_gymnasium(
+            task, num_envs=6, batch_size=batch_size, num_threads=num_threads, seed=11
+        )
+        rng = np.random.default_rng(0)
+        shape = (6, *env.single_action_space.shape)
+        out = np.zeros((60, 6, env.single_observation_space.shape[0]))
+        if batch_size == 6:
+            env.reset()
+            for t in range(60):
+                obs, *_ = env.step(rng.uniform(-1, 1, shape).astype(np.float32))
+                out[t] = obs
+        else:
+            actions = rng.uniform(-1, 1, (60, *shape)).astype(np.float32)
+            count = np.zeros(6, dtype=int)
+            env.async_reset()
+            while count.min() < 61:
+                obs, _, _, _, info = env.recv()
+                ids = info["env_id"]
+                for row, i in enumerate(ids):
+                    if 1 <= count[i] <= 60:
+                        out[count[i] - 1, i] = obs[row]
+                    count[i] += 1
+                env.send(np.stack([actions[min(count[i] - 1, 59), i] for i in ids]), ids)
+        env.close()
+        return out
+
+    ref = rollout(1, 6)
+    np.testing.assert_array_equal(ref, rollout(2, 6))
+    np.testing.assert_array_equal(ref, rollout(4, 6))
+    np.testing.assert_array_equal(ref, rollout(2, 3))
+
+
+@pytest.mark.parametrize("task", ["HalfCheetah-v5", "Hopper-v4"])
+def test_bad_actions_rejected(task: str) -> None:
+    env = envpool_x.make_gymnasium(task, num_envs=2)
+    env.reset()
+    n = env.single_action_space.shape[0]
+    with pytest.raises(ValueError):
+        env.step(np.zeros((2, n + 1), dtype=np.float32))
+    for bad in (math.nan, math.inf):
+        a = np.zeros((2, n), dtype=np.float32)
+        a[1, 0] = bad
+        with pytest.raises(ValueError):
+            env.step(a)
+    env.step(np.zeros((2, n), dtype=np.float32))  # still usable
+    env.close()
+
+
+def test_missing_model_file_is_a_clear_error() -> None:
+    with pytest.raises(FileNotFoundError, match="nope.xml"):
+        envpool_x.make_gymnasium("HalfCheetah-v5", xml_file="/nope.xml")
+
+
+def test_bad_model_file_is_a_clear_error(tmp_path) -> None:
+    bad = tmp_path / "bad.xml"
+    bad.write_text("<mujoco><worldbody><body></mujoco>")
+    with pytest.raises(ValueError, match="could not load"):
+        envpool_x.make_gymnasium("HalfCheetah-v5", xml_file=str(bad))
+
+
+# ---- v5 keyword options: each one, against gymnasium with the same option,
+# and differing from the default where it should -------------------------------
+
+# task -> {option: value}; the value differs from gymnasium's default.
+V5_OPTIONS: dict[str, dict[str, Any]] = {
+    "HalfCheetah-v5": {
+        "forward_reward_weight": 2.5,
+        "ctrl_cost_weight": 0.7,
+        "reset_noise_scale": 0.3,
+        "exclude_current_positions_from_observation": False,
+        "frame_skip": 2,
+    },
+    "Hopper-v5": {
+        "forward_reward_weight": 2.5,
+        "ctrl_cost_weight": 0.3,
+        "healthy_reward": 3.0,
+        "terminate_when_unhealthy": False,
+        "healthy_state_range": (-1.0, 1.0),
+        "healthy_z_range": (1.3, 2.0),  # the hopper starts at z = 1.25
+        "healthy_angle_range": (-0.05, 0.05),
+        "reset_noise_scale": 0.05,
+        "exclude_current_positions_from_observation": False,
+        "frame_skip": 2,
+    },
+}
+
+V5_OPTION_CASES = [
+    (task, key, value) for task, options in V5_OPTIONS.items() for key, value in options.items()
+]
+
+
+@pytest.mark.parametrize(("task", "key", "value"), V5_OPTION_CASES)
+def test_v5_option_matches_gymnasium_and_changes_the_env(task: str, key: str, value: Any) -> None:
+    changed = _run_parity(task, {key: value}, episodes=1, max_steps=60, seed=5)
+    default = _run_parity(task, {}, episodes=1, max_steps=60, seed=5)
+    if key == "reset_noise_scale":
+        # The parity run starts from gymnasium's state; our own resets must
+        # spread qpos by the new scale: beyond the default's, within the new.
+        theirs = gym.make(task, disable_env_checker=True).unwrapped
+        env = envpool_x.make_gymnasium(task, num_envs=32, seed=1, reset_noise_scale=value)
+        env.reset()
+        nq = theirs.model.nq
+        dev = np.stack([env._pool.get_state(i)[:nq] for i in range(32)]) - theirs.init_qpos
+        assert theirs._reset_noise_scale < np.abs(dev).max() <= value
+        env.close()
+    elif key == "exclude_current_positions_from_observation":
+        wide = envpool_x.make_spec(task, **{key: value}).observation_space.shape[0]
+        assert wide == envpool_x.make_spec(task).observation_space.shape[0] + 1
+    else:
+        assert (changed["total"], changed["steps"]) != (default["total"], default["steps"]), (
+            f"{task}: {key}={value!r} changed nothing"
+        )
+
+
+def test_every_v5_task_has_option_tests() -> None:
+    missing = [t for t in V5_TASKS if t not in V5_OPTIONS]
+    assert not missing, f"v5 tasks without keyword-option tests: {missing}"
+
+
+@pytest.mark.parametrize("task", V5_TASKS)
+def test_v5_option_set_covers_gymnasium_keywords(task: str) -> None:
+    """Every keyword of gymnasium's v5 constructor (except rendering and the
+    model file, tested separately) is a config key here and tested above."""
+    import inspect
+
+    cls = type(gym.make(task, disable_env_checker=True).unwrapped)
+    params = set(inspect.signature(cls.__init__).parameters) - {
+        "self",
+        "kwargs",
+        "xml_file",
+        "default_camera_config",
+        "camera_id",
+        "camera_name",
+        "render_mode",
+        "width",
+        "height",
+        "max_geom",
+        "visual_options",
+    }
+    config = envpool_x.make_spec(task).config_dict()
+    assert params <= set(config), f"{task}: missing keys {sorted(params - set(config))}"
+    assert params <= set(V5_OPTIONS[task]), (
+        f"{task}: untested keywords {sorted(params - set(V5_OPTIONS[task]))}"
+    )
