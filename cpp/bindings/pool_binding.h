@@ -7,6 +7,7 @@
 #include <pybind11/stl.h>
 
 #include <atomic>
+#include <cmath>
 #include <memory>
 #include <string>
 #include <type_traits>
@@ -500,15 +501,33 @@ double RawLoopSeconds(const Config& cfg, int num_envs, int64_t steps, uint64_t s
   for (size_t f = 0; f < info.size(); ++f) out.info[f] = info[f].data();
   out.reward = &reward;
   out.terminated = &terminated;
-  std::vector<float> box(spec.action.NumElements(), 0.0f);
+  // Continuous actions: 64 pre-drawn uniform vectors within the bounds (0
+  // where unbounded), cycled, so physics envs do real work (an all-zero
+  // action leaves a MuJoCo body at rest).
+  constexpr int kBoxActions = 64;
+  const int64_t box_size = spec.action.NumElements();
+  std::vector<float> boxes(kBoxActions * box_size, 0.0f);
+  if (!spec.action.discrete) {
+    Rng draw(seed ^ 0x9e3779b97f4a7c15ULL);
+    for (int k = 0; k < kBoxActions; ++k) {
+      for (int64_t j = 0; j < box_size; ++j) {
+        const double lo = spec.action.box.Low(j);
+        const double hi = spec.action.box.High(j);
+        if (std::isfinite(lo) && std::isfinite(hi)) {
+          boxes[k * box_size + j] = static_cast<float>(draw.Uniform(lo, hi));
+        }
+      }
+    }
+  }
   for (int i = 0; i < num_envs; ++i) envs[i].Reset(rngs[i], out);
   auto t0 = std::chrono::steady_clock::now();
   int64_t done = 0;
   while (done < steps) {
     for (int i = 0; i < num_envs && done < steps; ++i, ++done) {
       int32_t discrete = static_cast<int32_t>(done & 1) % std::max<int64_t>(spec.action.n, 1);
-      const void* a = spec.action.discrete ? static_cast<const void*>(&discrete)
-                                           : static_cast<const void*>(box.data());
+      const void* a = spec.action.discrete
+                          ? static_cast<const void*>(&discrete)
+                          : static_cast<const void*>(&boxes[(done % kBoxActions) * box_size]);
       envs[i].Step(a, rngs[i], out);
       if (terminated) envs[i].Reset(rngs[i], out);
     }

@@ -1,0 +1,149 @@
+"""MuJoCo throughput (HalfCheetah-v5, Ant-v5), side by side with the peers, in one run.
+
+Runners per task, measured interleaved (A B A B ...), random actions:
+
+  envpool_x async: 16 envs, batch 8; envpool_x sync: 8 envs
+  envpool 1.2.5 with the same configs (when installed)
+  MuJoCo's own batched API (mjBatch, through ``mujoco.batch.Batch``, persistent:
+      one mjData per simulation) stepping the same model: 8 simulations,
+      frame_skip substeps per step, the same number of threads; controls in,
+      qpos/qvel out. It computes no reward and no observation beyond the state,
+      so it is a lower bound on the work of a step.
+  raw: our env stepped by one thread in a plain C++ loop (the single-thread rate
+      that parallel efficiency is measured against).
+
+Usage: python benchmarks/bench_mujoco.py [--quick] [--threads 2] [--tasks HalfCheetah-v5 Ant-v5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_classic import cpu_name, version, write_section  # noqa: E402
+
+from envpool_x import bench, make_spec  # noqa: E402
+
+
+def mjbatch_runner(task: str, nsim: int, threads: int) -> bench.Runner | None:
+    """mujoco.batch.Batch stepping ``task``'s model: ctrl in, frame_skip
+    mj_steps on ``threads`` threads (the caller's included), qpos/qvel out."""
+    try:
+        import mujoco
+        from mujoco import batch as mjb
+    except ImportError:
+        return None
+    spec = make_spec(task)
+    config = spec.env_config
+    model = mujoco.MjModel.from_xml_path(config["xml_file"])
+    b = mjb.Batch(model, nsim=nsim, nthread=threads, persistent=True)
+    ctrl, qpos, qvel = b.bind("ctrl"), b.bind("qpos"), b.bind("qvel")
+    frame_skip = int(config["frame_skip"])
+    acts = bench._actions(spec.action_space, nsim, 64)
+
+    def run(n: int) -> int:
+        rounds = max(1, n // nsim)
+        for i in range(rounds):
+            ctrl[:] = acts[i % 64]
+            b.step(nstep=frame_skip)
+            np.concatenate([qpos, qvel], axis=1)  # the observation a user reads
+        return rounds * nsim
+
+    return bench.Runner(f"mjBatch {nsim} sims, {threads} threads", run)
+
+
+def bench_task(task: str, threads: int, steps: int, rounds: int) -> list[str]:
+    runners = [
+        bench.envpool_x_runner(task, 16, 8, threads, "envpool_x async 16/b8"),
+        bench.envpool_x_runner(task, 8, 8, threads, "envpool_x sync 8"),
+    ]
+    for n, b in ((16, 8), (8, 8)):
+        peer = bench.envpool_runner(task, n, b, threads)
+        if peer is not None:
+            peer.name = f"envpool {n}/b{b}"
+            runners.append(peer)
+    batch = mjbatch_runner(task, 8, threads)
+    if batch is not None:
+        runners.append(batch)
+    spec = make_spec(task)
+    loop_rates: list[float] = []
+
+    def raw_run(n: int) -> int:
+        # The loop's own clock: building the env is not stepping.
+        loop_rates.append(n / spec.entry.pool_class.raw_loop(spec.env_config, 1, n))
+        return n
+
+    raw = bench.Runner("raw C++ loop, 1 thread", raw_run)
+    runners.append(raw)
+    try:
+        bench.measure(runners, steps, rounds=rounds, progress=False)
+    finally:
+        for r in runners:
+            r.close()
+    raw_rate = float(np.median(loop_rates[1:] or loop_rates))
+    rate = {r.name: (raw_rate if r is raw else r.steps_per_s) for r in runners}
+    lines = [
+        f"### {task}",
+        "",
+        "| runner | steps/s | of 2x raw |",
+        "|---|---:|---:|",
+    ]
+    for r in runners:
+        lines.append(f"| {r.name} | {rate[r.name]:,.0f} | {rate[r.name] / (2 * raw_rate):.0%} |")
+    lines.append("")
+    ours_async, ours_sync = rate["envpool_x async 16/b8"], rate["envpool_x sync 8"]
+    ratios = []
+    if "envpool 16/b8" in rate:
+        ratios.append(f"async {ours_async / rate['envpool 16/b8']:.2f}x envpool")
+        ratios.append(f"sync {ours_sync / rate['envpool 8/b8']:.2f}x envpool")
+    if batch is not None:
+        ratios.append(f"sync {ours_sync / rate[batch.name]:.2f}x mjBatch")
+    lines.append(f"Ratios: {', '.join(ratios)}.")
+    lines.append("")
+    return lines
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--tasks", nargs="+", default=["HalfCheetah-v5", "Ant-v5"])
+    parser.add_argument("--out", default=str(Path(__file__).with_name("RESULTS.md")))
+    parser.add_argument("--section", default="MuJoCo")
+    args = parser.parse_args()
+    steps = 2_000 if args.quick else 40_000
+    t0 = time.time()
+    body: list[str] = []
+    for task in args.tasks:
+        body += bench_task(task, args.threads, steps, 1 if args.quick else args.rounds)
+    lines = [
+        f"## {args.section}",
+        "",
+        f"- Command: `python {' '.join([Path(sys.argv[0]).as_posix(), *sys.argv[1:]])}`",
+        f"- Date: {time.strftime('%Y-%m-%d')}; {time.time() - t0:.0f} s",
+        f"- Machine: {os.cpu_count()} CPUs, {cpu_name()}",
+        f"- Versions: envpool_x {version('envpool-x')}, envpool {version('envpool')}, "
+        f"mujoco {version('mujoco')}",
+        f"- num_threads = {args.threads}; env steps (frame_skip MuJoCo steps each); median of "
+        "interleaved rounds. `of 2x raw`: steps/s / (2 x the single-thread C++ loop of the "
+        "same env), the parallel efficiency on 2 threads.",
+        "",
+        *body,
+    ]
+    md = "\n".join(lines)
+    write_section(Path(args.out), args.section, md)
+    print(md)
+
+
+if __name__ == "__main__":
+    main()
