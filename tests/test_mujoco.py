@@ -7,6 +7,17 @@ observation and info terms are the same float64 expressions. Observations and
 info are compared with atol 1e-6 (in practice they are equal). The reward is
 float32 on our side (EnvPool's dtype): it is compared with gymnasium's float64
 reward rounded to float32, to one float32 ulp.
+
+Measured (2 episodes of up to 1000 random steps per task): observations equal
+bit for bit and our rewards equal float32(gymnasium's reward) on every step.
+Two known non-bit-exact terms, both far inside the tolerances:
+- info["distance_from_origin"] (Ant, Humanoid) can differ by one float64 ulp
+  (measured 4.4e-16): numpy's norm goes through BLAS ddot, whose rounding
+  (with or without FMA) depends on the CPU's kernel; we compute
+  sqrt(x*x + y*y).
+- The float32 reward itself is up to half a float32 ulp from gymnasium's
+  float64 reward; for HumanoidStandup (rewards around 40 to 150) that is up to
+  about 4e-6 (measured 1.9e-6), beyond 1e-6 only because of the dtype.
 """
 
 from __future__ import annotations
@@ -413,9 +424,7 @@ def test_ant_main_body_by_id_or_name() -> None:
     """main_body may be a body id (int, numpy int) or a name, as in gymnasium."""
     by_id = _run_parity("Ant-v5", {"main_body": 3}, episodes=1, max_steps=30, seed=2)
     by_np = _run_parity("Ant-v5", {"main_body": np.int64(3)}, episodes=1, max_steps=30, seed=2)
-    by_name = _run_parity(
-        "Ant-v5", {"main_body": "aux_1"}, episodes=1, max_steps=30, seed=2
-    )
+    by_name = _run_parity("Ant-v5", {"main_body": "aux_1"}, episodes=1, max_steps=30, seed=2)
     assert by_id["total"] == by_np["total"] == by_name["total"]
     with pytest.raises(ValueError, match="no body"):
         envpool_x.make_spec("Ant-v5", main_body="no_such_body")

@@ -76,10 +76,11 @@ class Ant : public MujocoEnvBase {
 
   static std::vector<const char*> InfoNames() {
     if (V == 4) {
-      return {"reward_forward",       "reward_ctrl", "reward_survive", "x_position",    "y_position",
-              "distance_from_origin", "x_velocity",  "y_velocity",     "forward_reward"};
+      return {"reward_forward", "reward_ctrl", "reward_survive",
+              "x_position",     "y_position",  "distance_from_origin",
+              "x_velocity",     "y_velocity",  "forward_reward"};
     }
-    return {"x_position", "y_position",  "distance_from_origin", "x_velocity",    "y_velocity",
+    return {"x_position",     "y_position",  "distance_from_origin", "x_velocity",    "y_velocity",
             "reward_forward", "reward_ctrl", "reward_contact",       "reward_survive"};
   }
 
@@ -146,8 +147,8 @@ class Ant : public MujocoEnvBase {
     // numpy: float64 sum of squares of the clipped (nbody, 6) array.
     const bool pay_contact = V == 5 || contact_terms_;
     const double contact_cost =
-        pay_contact ? contact_cost_weight_ *
-                          mujoco_detail::SumSquaresF64(forces_.data(), static_cast<int>(forces_.size()))
+        pay_contact ? contact_cost_weight_ * mujoco_detail::SumSquaresF64(
+                                                 forces_.data(), static_cast<int>(forces_.size()))
                     : 0.0;
     const double rewards = forward_reward + healthy_reward;
     // v4 without contact forces subtracts the float32 ctrl cost alone.
@@ -202,7 +203,8 @@ class Ant : public MujocoEnvBase {
     const int n = static_cast<int>(forces_.size());
     for (int i = 0; i < n; ++i) {
       const double f = data_->cfrc_ext[i];
-      forces_[i] = f < force_range_.low ? force_range_.low : (f > force_range_.high ? force_range_.high : f);
+      forces_[i] =
+          f < force_range_.low ? force_range_.low : (f > force_range_.high ? force_range_.high : f);
     }
   }
 

@@ -148,14 +148,21 @@ class Humanoid : public MujocoEnvBase {
   // Name and length (0: a scalar) of each info field.
   static std::vector<std::pair<const char*, int>> InfoFields(const mjModel* m) {
     if (V == 4) {
-      return {{"reward_linvel", 0}, {"reward_quadctrl", 0},      {"reward_alive", 0},
-              {"x_position", 0},    {"y_position", 0},           {"distance_from_origin", 0},
-              {"x_velocity", 0},    {"y_velocity", 0},           {"forward_reward", 0}};
+      return {{"reward_linvel", 0}, {"reward_quadctrl", 0}, {"reward_alive", 0},
+              {"x_position", 0},    {"y_position", 0},      {"distance_from_origin", 0},
+              {"x_velocity", 0},    {"y_velocity", 0},      {"forward_reward", 0}};
     }
-    return {{"x_position", 0},     {"y_position", 0},     {"tendon_length", m->ntendon},
-            {"tendon_velocity", m->ntendon},              {"distance_from_origin", 0},
-            {"x_velocity", 0},     {"y_velocity", 0},     {"reward_survive", 0},
-            {"reward_forward", 0}, {"reward_ctrl", 0},    {"reward_contact", 0}};
+    return {{"x_position", 0},
+            {"y_position", 0},
+            {"tendon_length", m->ntendon},
+            {"tendon_velocity", m->ntendon},
+            {"distance_from_origin", 0},
+            {"x_velocity", 0},
+            {"y_velocity", 0},
+            {"reward_survive", 0},
+            {"reward_forward", 0},
+            {"reward_ctrl", 0},
+            {"reward_contact", 0}};
   }
 
   static EnvSpec Spec(const Config& config) {

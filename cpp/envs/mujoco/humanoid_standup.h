@@ -119,8 +119,7 @@ class HumanoidStandup : public MujocoEnvBase {
  private:
   static mujoco_detail::HumanoidObsParts Parts(const Config& config) {
     return mujoco_detail::HumanoidObsParts::FromConfig(
-        config, V == 5,
-        V == 4 || config.Bool("exclude_current_positions_from_observation"));
+        config, V == 5, V == 4 || config.Bool("exclude_current_positions_from_observation"));
   }
 
   // x_position, y_position, z_distance_from_origin and the tendons (v5).
