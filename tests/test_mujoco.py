@@ -7,6 +7,17 @@ observation and info terms are the same float64 expressions. Observations and
 info are compared with atol 1e-6 (in practice they are equal). The reward is
 float32 on our side (EnvPool's dtype): it is compared with gymnasium's float64
 reward rounded to float32, to one float32 ulp.
+
+Measured (2 episodes of up to 1000 random steps per task): observations equal
+bit for bit and our rewards equal float32(gymnasium's reward) on every step.
+Two known non-bit-exact terms, both far inside the tolerances:
+- info["distance_from_origin"] (Ant, Humanoid) can differ by one float64 ulp
+  (measured 4.4e-16): numpy's norm goes through BLAS ddot, whose rounding
+  (with or without FMA) depends on the CPU's kernel; we compute
+  sqrt(x*x + y*y).
+- The float32 reward itself is up to half a float32 ulp from gymnasium's
+  float64 reward; for HumanoidStandup (rewards around 40 to 150) that is up to
+  about 4e-6 (measured 1.9e-6), beyond 1e-6 only because of the dtype.
 """
 
 from __future__ import annotations
@@ -152,7 +163,8 @@ def test_reset_noise_within_scale(task: str) -> None:
     env.reset()
     theirs = gym.make(task, disable_env_checker=True).unwrapped
     nq = theirs.model.nq
-    scale = theirs._reset_noise_scale
+    # HumanoidStandup-v4 hard-codes its noise scale (0.01) in reset_model.
+    scale = getattr(theirs, "_reset_noise_scale", 0.01)
     states = np.stack([env._pool.get_state(i) for i in range(16)])
     qpos_dev = states[:, :nq] - theirs.init_qpos
     assert np.all(np.abs(qpos_dev) <= scale + 1e-12)
@@ -247,6 +259,59 @@ V5_OPTIONS: dict[str, dict[str, Any]] = {
         "exclude_current_positions_from_observation": False,
         "frame_skip": 2,
     },
+    "Ant-v5": {
+        "frame_skip": 2,
+        "forward_reward_weight": 2.5,
+        "ctrl_cost_weight": 0.9,
+        "contact_cost_weight": 0.05,
+        "healthy_reward": 3.0,
+        "main_body": "aux_1",  # body 2, front_left_leg, sits at the torso's origin
+        "terminate_when_unhealthy": False,
+        "healthy_z_range": (0.6, 1.0),
+        "contact_force_range": (-0.1, 0.1),
+        "reset_noise_scale": 0.3,
+        "exclude_current_positions_from_observation": False,
+        "include_cfrc_ext_in_observation": False,
+    },
+    "Humanoid-v5": {
+        "frame_skip": 2,
+        "forward_reward_weight": 2.5,
+        "ctrl_cost_weight": 0.7,
+        "contact_cost_weight": 5e-5,
+        "contact_cost_range": (-math.inf, 1e-3),
+        "healthy_reward": 3.0,
+        "terminate_when_unhealthy": False,
+        "healthy_z_range": (1.3, 2.0),  # the humanoid starts at z = 1.4
+        "reset_noise_scale": 0.05,
+        "exclude_current_positions_from_observation": False,
+        "include_cinert_in_observation": False,
+        "include_cvel_in_observation": False,
+        "include_qfrc_actuator_in_observation": False,
+        "include_cfrc_ext_in_observation": False,
+    },
+    "HumanoidStandup-v5": {
+        "frame_skip": 2,
+        "uph_cost_weight": 2.0,  # ignored by gymnasium 1.4.0: see IGNORED_BY_GYMNASIUM
+        "ctrl_cost_weight": 0.7,
+        "impact_cost_weight": 5e-4,
+        "impact_cost_range": (-math.inf, 1e-3),
+        "reset_noise_scale": 0.05,
+        "exclude_current_positions_from_observation": False,
+        "include_cinert_in_observation": False,
+        "include_cvel_in_observation": False,
+        "include_qfrc_actuator_in_observation": False,
+        "include_cfrc_ext_in_observation": False,
+    },
+}
+
+# Keywords gymnasium 1.4.0 accepts but never reads; we follow it (a test
+# checks they change nothing, as there).
+IGNORED_BY_GYMNASIUM = {("HumanoidStandup-v5", "uph_cost_weight")}
+
+# Other options both runs of an option's test share, where the option only
+# shows under them (the ant stays within its default z range for 60 steps).
+OPTION_CONTEXT: dict[tuple[str, str], dict[str, Any]] = {
+    ("Ant-v5", "terminate_when_unhealthy"): {"healthy_z_range": (0.6, 1.0)},
 }
 
 V5_OPTION_CASES = [
@@ -256,8 +321,9 @@ V5_OPTION_CASES = [
 
 @pytest.mark.parametrize(("task", "key", "value"), V5_OPTION_CASES)
 def test_v5_option_matches_gymnasium_and_changes_the_env(task: str, key: str, value: Any) -> None:
-    changed = _run_parity(task, {key: value}, episodes=1, max_steps=60, seed=5)
-    default = _run_parity(task, {}, episodes=1, max_steps=60, seed=5)
+    context = OPTION_CONTEXT.get((task, key), {})
+    changed = _run_parity(task, {**context, key: value}, episodes=1, max_steps=60, seed=5)
+    default = _run_parity(task, context, episodes=1, max_steps=60, seed=5)
     if key == "reset_noise_scale":
         # The parity run starts from gymnasium's state; our own resets must
         # spread qpos by the new scale: beyond the default's, within the new.
@@ -270,7 +336,16 @@ def test_v5_option_matches_gymnasium_and_changes_the_env(task: str, key: str, va
         env.close()
     elif key == "exclude_current_positions_from_observation":
         wide = envpool_x.make_spec(task, **{key: value}).observation_space.shape[0]
-        assert wide == envpool_x.make_spec(task).observation_space.shape[0] + 1
+        theirs = gym.make(task, disable_env_checker=True, **{key: value})
+        assert wide == theirs.observation_space.shape[0]
+        assert wide > envpool_x.make_spec(task).observation_space.shape[0]
+    elif key.startswith("include_"):
+        # A part of the observation switched off (the parity run compared it
+        # with gymnasium's, shape included): the observation is shorter.
+        narrow = envpool_x.make_spec(task, **{key: value}).observation_space.shape[0]
+        assert narrow < envpool_x.make_spec(task).observation_space.shape[0]
+    elif (task, key) in IGNORED_BY_GYMNASIUM:
+        assert (changed["total"], changed["steps"]) == (default["total"], default["steps"])
     else:
         assert (changed["total"], changed["steps"]) != (default["total"], default["steps"]), (
             f"{task}: {key}={value!r} changed nothing"
@@ -307,3 +382,51 @@ def test_v5_option_set_covers_gymnasium_keywords(task: str) -> None:
     assert params <= set(V5_OPTIONS[task]), (
         f"{task}: untested keywords {sorted(params - set(V5_OPTIONS[task]))}"
     )
+
+
+# ---- reset info, v4 options and Ant's main_body ------------------------------
+
+
+@pytest.mark.parametrize("task", MUJOCO_TASKS)
+def test_reset_info_matches_gymnasium(task: str) -> None:
+    """Our reset's info carries gymnasium's reset-info keys, with the values
+    gymnasium computes from the same (our) initial state."""
+    env = envpool_x.make_gymnasium(task, num_envs=3, seed=7)
+    _, info = env.reset()
+    theirs = gym.make(task, disable_env_checker=True).unwrapped
+    theirs.reset(seed=0)
+    for i in range(3):
+        state = env._pool.get_state(i)
+        nq = theirs.model.nq
+        theirs.set_state(state[:nq], state[nq:])
+        for key, value in theirs._get_reset_info().items():
+            assert key in info, f"{task}: reset info lacks gymnasium's key {key!r}"
+            np.testing.assert_allclose(info[key][i], value, atol=ATOL, rtol=0, err_msg=key)
+    env.close()
+
+
+# v4 keywords whose code paths the v5 cases above don't reach.
+V4_OPTION_CASES = [
+    ("Ant-v4", {"use_contact_forces": True}),
+    ("Ant-v4", {"terminate_when_unhealthy": False, "healthy_z_range": (0.6, 1.0)}),
+    ("Ant-v4", {"exclude_current_positions_from_observation": False}),
+    ("Humanoid-v4", {"terminate_when_unhealthy": False}),
+    ("Humanoid-v4", {"exclude_current_positions_from_observation": False}),
+]
+
+
+@pytest.mark.parametrize(("task", "kwargs"), V4_OPTION_CASES)
+def test_v4_option_matches_gymnasium(task: str, kwargs: dict[str, Any]) -> None:
+    _run_parity(task, kwargs, episodes=1, max_steps=60, seed=5)
+
+
+def test_ant_main_body_by_id_or_name() -> None:
+    """main_body may be a body id (int, numpy int) or a name, as in gymnasium."""
+    by_id = _run_parity("Ant-v5", {"main_body": 3}, episodes=1, max_steps=30, seed=2)
+    by_np = _run_parity("Ant-v5", {"main_body": np.int64(3)}, episodes=1, max_steps=30, seed=2)
+    by_name = _run_parity("Ant-v5", {"main_body": "aux_1"}, episodes=1, max_steps=30, seed=2)
+    assert by_id["total"] == by_np["total"] == by_name["total"]
+    with pytest.raises(ValueError, match="no body"):
+        envpool_x.make_spec("Ant-v5", main_body="no_such_body")
+    with pytest.raises(ValueError, match="not a body id"):
+        envpool_x.make_spec("Ant-v5", main_body=99)

@@ -1,8 +1,11 @@
 // MuJoCo pools (built with ENVPOOL_X_MUJOCO): one pool class per env and
 // gymnasium version, e.g. HalfCheetahV5; the model is the "xml_file" key.
 #include "bindings/pool_binding.h"
+#include "envs/mujoco/ant.h"
 #include "envs/mujoco/half_cheetah.h"
 #include "envs/mujoco/hopper.h"
+#include "envs/mujoco/humanoid.h"
+#include "envs/mujoco/humanoid_standup.h"
 
 namespace envpool_x {
 
@@ -11,6 +14,12 @@ void BindMujoco(py::module_& m) {
   BindEnv<HalfCheetah<5>>(m, "HalfCheetahV5");
   BindEnv<Hopper<4>>(m, "HopperV4");
   BindEnv<Hopper<5>>(m, "HopperV5");
+  BindEnv<Ant<4>>(m, "AntV4");
+  BindEnv<Ant<5>>(m, "AntV5");
+  BindEnv<Humanoid<4>>(m, "HumanoidV4");
+  BindEnv<Humanoid<5>>(m, "HumanoidV5");
+  BindEnv<HumanoidStandup<4>>(m, "HumanoidStandupV4");
+  BindEnv<HumanoidStandup<5>>(m, "HumanoidStandupV5");
   m.attr("mujoco_version") = mj_versionString();
 }
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import importlib.util
+import numbers
 import os
 from typing import Any
 
@@ -24,6 +25,9 @@ MUJOCO_VERSION = "3.17.0"
 _TASKS: list[tuple[str, str, str, int, float | None]] = [
     ("HalfCheetah", "half_cheetah.xml", "half_cheetah.xml", 1000, 4800.0),
     ("Hopper", "hopper.xml", "hopper.xml", 1000, 3800.0),
+    ("Ant", "ant.xml", "ant.xml", 1000, 6000.0),
+    ("Humanoid", "humanoid.xml", "humanoid.xml", 1000, None),
+    ("HumanoidStandup", "humanoidstandup.xml", "humanoidstandup.xml", 1000, None),
 ]
 
 
@@ -67,8 +71,14 @@ def expand_model_path(xml_file: str) -> str:
 
 def resolve_config(config: dict[str, Any]) -> None:
     """Turn ``config["xml_file"]`` into an absolute path (see
-    :func:`expand_model_path`)."""
+    :func:`expand_model_path`) and an integer ``main_body`` into its decimal
+    string."""
     config["xml_file"] = expand_model_path(str(config["xml_file"]))
+    # Ant-v5's main_body is a body id (int) or name (str), as in gymnasium;
+    # the C++ key is a string where an id is written in decimal digits.
+    body = config.get("main_body")
+    if isinstance(body, numbers.Integral) and not isinstance(body, bool):
+        config["main_body"] = str(body)
 
 
 def register_mujoco_tasks() -> None:
