@@ -3,6 +3,12 @@
 #include "bindings/pool_binding.h"
 #include "envs/mujoco/half_cheetah.h"
 #include "envs/mujoco/hopper.h"
+#include "envs/mujoco/inverted_double_pendulum.h"
+#include "envs/mujoco/inverted_pendulum.h"
+#include "envs/mujoco/pusher.h"
+#include "envs/mujoco/reacher.h"
+#include "envs/mujoco/swimmer.h"
+#include "envs/mujoco/walker2d.h"
 
 namespace envpool_x {
 
@@ -11,6 +17,18 @@ void BindMujoco(py::module_& m) {
   BindEnv<HalfCheetah<5>>(m, "HalfCheetahV5");
   BindEnv<Hopper<4>>(m, "HopperV4");
   BindEnv<Hopper<5>>(m, "HopperV5");
+  BindEnv<Walker2d<4>>(m, "Walker2dV4");
+  BindEnv<Walker2d<5>>(m, "Walker2dV5");
+  BindEnv<Swimmer<4>>(m, "SwimmerV4");
+  BindEnv<Swimmer<5>>(m, "SwimmerV5");
+  BindEnv<InvertedPendulum<4>>(m, "InvertedPendulumV4");
+  BindEnv<InvertedPendulum<5>>(m, "InvertedPendulumV5");
+  BindEnv<InvertedDoublePendulum<4>>(m, "InvertedDoublePendulumV4");
+  BindEnv<InvertedDoublePendulum<5>>(m, "InvertedDoublePendulumV5");
+  BindEnv<Reacher<4>>(m, "ReacherV4");
+  BindEnv<Reacher<5>>(m, "ReacherV5");
+  BindEnv<Pusher<4>>(m, "PusherV4");
+  BindEnv<Pusher<5>>(m, "PusherV5");
   m.attr("mujoco_version") = mj_versionString();
 }
 
