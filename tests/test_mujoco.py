@@ -184,7 +184,7 @@ def test_reset_noise_within_scale(task: str) -> None:
     env.close()
 
 
-@pytest.mark.parametrize("task", ["HalfCheetah-v5", "Hopper-v5"])
+@pytest.mark.parametrize("task", ["HalfCheetah-v5", "Hopper-v5", "Reacher-v5"])
 def test_determinism_across_threads(task: str) -> None:
     def rollout(num_threads: int, batch_size: int) -> np.ndarray:
         env = envpool_x.make_gymnasium(
