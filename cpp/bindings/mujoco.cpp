@@ -6,6 +6,12 @@
 #include "envs/mujoco/hopper.h"
 #include "envs/mujoco/humanoid.h"
 #include "envs/mujoco/humanoid_standup.h"
+#include "envs/mujoco/inverted_double_pendulum.h"
+#include "envs/mujoco/inverted_pendulum.h"
+#include "envs/mujoco/pusher.h"
+#include "envs/mujoco/reacher.h"
+#include "envs/mujoco/swimmer.h"
+#include "envs/mujoco/walker2d.h"
 
 namespace envpool_x {
 
@@ -20,6 +26,18 @@ void BindMujoco(py::module_& m) {
   BindEnv<Humanoid<5>>(m, "HumanoidV5");
   BindEnv<HumanoidStandup<4>>(m, "HumanoidStandupV4");
   BindEnv<HumanoidStandup<5>>(m, "HumanoidStandupV5");
+  BindEnv<Walker2d<4>>(m, "Walker2dV4");
+  BindEnv<Walker2d<5>>(m, "Walker2dV5");
+  BindEnv<Swimmer<4>>(m, "SwimmerV4");
+  BindEnv<Swimmer<5>>(m, "SwimmerV5");
+  BindEnv<InvertedPendulum<4>>(m, "InvertedPendulumV4");
+  BindEnv<InvertedPendulum<5>>(m, "InvertedPendulumV5");
+  BindEnv<InvertedDoublePendulum<4>>(m, "InvertedDoublePendulumV4");
+  BindEnv<InvertedDoublePendulum<5>>(m, "InvertedDoublePendulumV5");
+  BindEnv<Reacher<4>>(m, "ReacherV4");
+  BindEnv<Reacher<5>>(m, "ReacherV5");
+  BindEnv<Pusher<4>>(m, "PusherV4");
+  BindEnv<Pusher<5>>(m, "PusherV5");
   m.attr("mujoco_version") = mj_versionString();
 }
 

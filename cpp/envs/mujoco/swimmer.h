@@ -1,0 +1,104 @@
+// Swimmer-v4 / -v5, as gymnasium 1.4.0's swimmer_v4.py / _v5.py.
+// The two versions step the same way; they differ in info keys (v4 names the
+// forward term reward_fwd and forward_reward, v5 reward_forward).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "envs/mujoco/mujoco_env.h"
+#include "envs/mujoco/numpy_ops.h"
+
+namespace envpool_x {
+
+template <int V>
+class Swimmer : public MujocoEnvBase {
+  static_assert(V == 4 || V == 5);
+
+ public:
+  static constexpr const char* kName = V == 4 ? "SwimmerV4" : "SwimmerV5";
+
+  static Config DefaultConfig() {
+    return Config{{"xml_file", std::string("swimmer.xml")},
+                  {"frame_skip", int64_t{4}},
+                  {"forward_reward_weight", 1.0},
+                  {"ctrl_cost_weight", 1e-4},
+                  {"reset_noise_scale", 0.1},
+                  {"exclude_current_positions_from_observation", true}};
+  }
+
+  // The first five are written on reset too (v5's reset info has the three
+  // positions); the reward terms are 0 there.
+  static std::vector<const char*> InfoNames() {
+    if (V == 4) {
+      return {"x_position", "y_position", "distance_from_origin", "x_velocity",
+              "y_velocity", "reward_fwd", "reward_ctrl",          "forward_reward"};
+    }
+    return {"x_position", "y_position",     "distance_from_origin", "x_velocity",
+            "y_velocity", "reward_forward", "reward_ctrl"};
+  }
+
+  static EnvSpec Spec(const Config& config) {
+    auto model = mujoco_detail::LoadModel(config.String("xml_file"));
+    const bool exclude = config.Bool("exclude_current_positions_from_observation");
+    EnvSpec spec;
+    spec.obs.push_back(mujoco_detail::UnboundedF64("obs", model->nq + model->nv - 2 * exclude));
+    for (const char* name : InfoNames()) spec.info.push_back(mujoco_detail::ScalarF64(name));
+    spec.action = mujoco_detail::CtrlRangeAction(model.get());
+    return spec;
+  }
+
+  explicit Swimmer(const Config& config)
+      : MujocoEnvBase(config.String("xml_file"), static_cast<int>(config.Int("frame_skip"))),
+        forward_reward_weight_(config.Double("forward_reward_weight")),
+        ctrl_cost_weight_(config.Double("ctrl_cost_weight")),
+        reset_noise_scale_(config.Double("reset_noise_scale")),
+        exclude_(config.Bool("exclude_current_positions_from_observation")) {}
+
+  void Reset(Rng& rng, const StepOutput& out) {
+    ResetWithNoise(rng, reset_noise_scale_, /*normal_qvel=*/false);
+    WriteObs(out);
+    const int n = static_cast<int>(InfoNames().size());
+    for (int i = 0; i < n; ++i) *out.Info<double>(i) = 0.0;
+    *out.Info<double>(0) = data_->qpos[0];
+    *out.Info<double>(1) = data_->qpos[1];
+    *out.Info<double>(2) = mujoco_detail::NormF64(data_->qpos, 2);
+  }
+
+  void Step(const void* action, Rng& /*rng*/, const StepOutput& out) {
+    const float* a = BoxAction(action);
+    const double x_before = data_->qpos[0];
+    const double y_before = data_->qpos[1];
+    DoSimulation(a);
+    const double x_velocity = (data_->qpos[0] - x_before) / dt();
+    const double y_velocity = (data_->qpos[1] - y_before) / dt();
+    const double forward_reward = forward_reward_weight_ * x_velocity;
+    const float ctrl_cost =
+        static_cast<float>(ctrl_cost_weight_) * mujoco_detail::SumSquaresF32(a, nu());
+    *out.reward = static_cast<float>(forward_reward - static_cast<double>(ctrl_cost));
+    *out.terminated = false;
+    WriteObs(out);
+    *out.Info<double>(0) = data_->qpos[0];
+    *out.Info<double>(1) = data_->qpos[1];
+    *out.Info<double>(2) = mujoco_detail::NormF64(data_->qpos, 2);
+    *out.Info<double>(3) = x_velocity;
+    *out.Info<double>(4) = y_velocity;
+    *out.Info<double>(5) = forward_reward;
+    *out.Info<double>(6) = -static_cast<double>(ctrl_cost);
+    if (V == 4) *out.Info<double>(7) = forward_reward;
+  }
+
+ private:
+  void WriteObs(const StepOutput& out) const {
+    double* obs = out.Obs<double>();
+    for (int i = exclude_ ? 2 : 0; i < nq(); ++i) *obs++ = data_->qpos[i];
+    for (int i = 0; i < nv(); ++i) *obs++ = data_->qvel[i];
+  }
+
+  double forward_reward_weight_;
+  double ctrl_cost_weight_;
+  double reset_noise_scale_;
+  bool exclude_;
+};
+
+}  // namespace envpool_x
