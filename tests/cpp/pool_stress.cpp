@@ -11,8 +11,25 @@
 
 #include "core/action_queue.h"
 #include "core/env_pool.h"
+#include "envs/classic_control/acrobot.h"
 #include "envs/classic_control/cartpole.h"
+#include "envs/classic_control/mountain_car.h"
+#include "envs/classic_control/mountain_car_continuous.h"
+#include "envs/classic_control/pendulum.h"
 #include "envs/testing/fault_injection.h"
+#include "envs/toy_text/blackjack.h"
+#include "envs/toy_text/catch.h"
+#include "envs/toy_text/cliff_walking.h"
+#include "envs/toy_text/frozen_lake.h"
+#include "envs/toy_text/nchain.h"
+#include "envs/toy_text/taxi.h"
+#ifdef ENVPOOL_X_STRESS_MUJOCO
+#include "envs/mujoco/ant.h"
+#include "envs/mujoco/half_cheetah.h"
+#include "envs/mujoco/humanoid.h"
+#include "envs/mujoco/hopper.h"
+#include "envs/mujoco/reacher.h"
+#endif
 
 using namespace envpool_x;
 
@@ -124,6 +141,74 @@ static void AsyncStress(int threads, int batch) {
   pool.Close();
 }
 
+// Any env under async send/recv with resets mixed in, tiny batches and short
+// time limits (so auto-resets happen often): the envs' own Reset/Step code
+// runs under the sanitizers, on many threads. Action 0 / an all-zero box is
+// valid for every env here.
+template <typename Env>
+static void EnvStress(const Config& cfg, int threads, int batch, int rounds) {
+  const int n = 11;
+  PoolOptions opt = Options(n, batch, threads, 0);
+  opt.max_episode_steps = 17;
+  EnvPool<Env> pool(cfg, opt);
+  std::vector<int32_t> ids(n);
+  for (int i = 0; i < n; ++i) ids[i] = i;
+  const int64_t width = pool.spec().action.NumElements();
+  std::vector<float> act(static_cast<size_t>(n * width), 0.0f);  // also int32 0
+  pool.SendReset(ids, nullptr);
+  for (int r = 0; r < rounds; ++r) {
+    Batch b = pool.Recv(false);
+    CHECK(b.count == batch);
+    const int32_t* got = reinterpret_cast<const int32_t*>(b.data[pool.layout().env_id]);
+    std::vector<int32_t> back(got, got + b.count);
+    pool.StoreActions(back, act.data());
+    if (r % 13 == 0) {
+      std::vector<uint64_t> seeds(back.size(), static_cast<uint64_t>(r));
+      pool.SendReset(back, &seeds);
+    } else {
+      pool.SendStep(back);
+    }
+  }
+  pool.Close();
+}
+
+template <typename Env>
+static void EnvStressAll(const Config& cfg, int rounds) {
+  for (int threads : {1, 3}) {
+    for (int batch : {1, 4}) EnvStress<Env>(cfg, threads, batch, rounds);
+  }
+  std::printf("pool_stress: %s ok\n", Env::kName);
+}
+
+static void FamiliesStress() {
+  EnvStressAll<CartPole>(CartPole::DefaultConfig(), 400);
+  EnvStressAll<Pendulum>(Pendulum::DefaultConfig(), 400);
+  EnvStressAll<MountainCar>(MountainCar::DefaultConfig(), 400);
+  EnvStressAll<MountainCarContinuous>(MountainCarContinuous::DefaultConfig(), 400);
+  EnvStressAll<Acrobot>(Acrobot::DefaultConfig(), 400);
+  EnvStressAll<FrozenLake>(FrozenLake::DefaultConfig(), 400);
+  EnvStressAll<Taxi>(Taxi::DefaultConfig(), 400);
+  EnvStressAll<CliffWalking>(CliffWalking::DefaultConfig(), 400);
+  EnvStressAll<Blackjack>(Blackjack::DefaultConfig(), 400);
+  EnvStressAll<Catch>(Catch::DefaultConfig(), 400);
+  EnvStressAll<NChain>(NChain::DefaultConfig(), 400);
+#ifdef ENVPOOL_X_STRESS_MUJOCO
+  // The model XMLs of the installed gymnasium (scripts/sanitize.sh passes
+  // their folder).
+  const char* dir = std::getenv("ENVPOOL_X_MUJOCO_ASSETS");
+  CHECK(dir != nullptr);
+  auto with_xml = [&](Config cfg, const char* xml) {
+    cfg.Set("xml_file", std::string(dir) + "/" + xml);
+    return cfg;
+  };
+  EnvStressAll<HalfCheetah<5>>(with_xml(HalfCheetah<5>::DefaultConfig(), "half_cheetah.xml"), 60);
+  EnvStressAll<Hopper<4>>(with_xml(Hopper<4>::DefaultConfig(), "hopper.xml"), 60);
+  EnvStressAll<Ant<5>>(with_xml(Ant<5>::DefaultConfig(), "ant.xml"), 60);
+  EnvStressAll<Humanoid<5>>(with_xml(Humanoid<5>::DefaultConfig(), "humanoid.xml"), 30);
+  EnvStressAll<Reacher<5>>(with_xml(Reacher<5>::DefaultConfig(), "reacher.xml"), 60);
+#endif
+}
+
 // Exceptions inside envs reach the caller; the pool keeps working.
 static void FaultStress(int threads) {
   const int n = 9;
@@ -157,6 +242,7 @@ int main() {
     for (int batch : {1, 2, 5, 22}) AsyncStress(threads, batch);
     FaultStress(threads);
   }
+  FamiliesStress();
   // Many pools created and destroyed, some with work in flight.
   for (int i = 0; i < 200; ++i) {
     EnvPool<CartPole> pool(CartPole::DefaultConfig(), Options(16, 4, 3, 0));
