@@ -26,8 +26,8 @@
 #ifdef ENVPOOL_X_STRESS_MUJOCO
 #include "envs/mujoco/ant.h"
 #include "envs/mujoco/half_cheetah.h"
-#include "envs/mujoco/humanoid.h"
 #include "envs/mujoco/hopper.h"
+#include "envs/mujoco/humanoid.h"
 #include "envs/mujoco/reacher.h"
 #endif
 
