@@ -1,6 +1,7 @@
 """Stateful fuzzing of the pool API against a small model of what must hold.
 
-Random sequences of reset (all / subsets, with seeds), step (all / subsets),
+Random sequences of make (CartPole, Pendulum, Taxi and Hopper: discrete,
+continuous, toy text and MuJoCo envs), reset (all / subsets, with seeds), step (all / subsets),
 async send / recv, close, and invalid calls (bad actions, bad ids, ids in
 flight, recv with nothing in flight). After every call the model checks:
 each env comes back once per send, elapsed_step counts up and restarts where
@@ -10,6 +11,7 @@ nothing. scripts/fuzz_long.py runs the same machine for >= 10^5 operations.
 
 from __future__ import annotations
 
+import gymnasium as gym
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, settings
@@ -20,6 +22,11 @@ import envpool_x
 
 NUM_ENVS = 5
 MAX_STEPS = 4
+# One task per kind of env: discrete classic, continuous classic, toy text,
+# and MuJoCo (continuous, expensive envs on the shared FIFO) when built.
+FUZZ_TASKS = ["CartPole-v1", "Pendulum-v1", "Taxi-v3"]
+if "Hopper-v5" in envpool_x.list_all_envs():
+    FUZZ_TASKS.append("Hopper-v5")
 
 
 class PoolMachine(RuleBasedStateMachine):
@@ -30,12 +37,16 @@ class PoolMachine(RuleBasedStateMachine):
         super().__init__()
         self.env = None
 
-    @rule(batch=st.sampled_from([NUM_ENVS, 2, 1]), threads=st.sampled_from([1, 2, 3]))
+    @rule(
+        batch=st.sampled_from([NUM_ENVS, 2, 1]),
+        threads=st.sampled_from([1, 2, 3]),
+        task=st.sampled_from(FUZZ_TASKS),
+    )
     @precondition(lambda self: self.env is None or self.closed)
-    def make(self, batch, threads):
+    def make(self, batch, threads, task):
         self.batch = batch
         self.env = envpool_x.make_gymnasium(
-            "CartPole-v1",
+            task,
             num_envs=NUM_ENVS,
             batch_size=batch,
             num_threads=threads,
@@ -47,6 +58,8 @@ class PoolMachine(RuleBasedStateMachine):
         self.elapsed = {}
         self.ended = {}
         self.closed = False
+        self.space = self.env.single_action_space
+        self.discrete = isinstance(self.space, gym.spaces.Discrete)
 
     # ---- helpers -------------------------------------------------------
     def absorb(self, result, expect_reset_ids=()):
@@ -66,6 +79,27 @@ class PoolMachine(RuleBasedStateMachine):
             self.elapsed[i] = step
             self.ended[i] = bool(term[row] or trunc[row])
         return ids
+
+    def actions(self, data, n):
+        """n valid actions of this task's space."""
+        if self.discrete:
+            return np.array(
+                data.draw(st.lists(st.integers(0, int(self.space.n) - 1), min_size=n, max_size=n))
+            )
+        low, high = float(self.space.low.min()), float(self.space.high.max())
+        values = data.draw(
+            st.lists(
+                st.floats(low, high, width=32),
+                min_size=n * self.space.shape[0],
+                max_size=n * self.space.shape[0],
+            )
+        )
+        return np.array(values, dtype=np.float32).reshape(n, *self.space.shape)
+
+    def zeros(self, n):
+        if self.discrete:
+            return np.zeros(n, dtype=np.int32)
+        return np.zeros((n, *self.space.shape), dtype=np.float32)
 
     def idle(self):
         return [i for i in range(NUM_ENVS) if i not in self.in_flight]
@@ -98,9 +132,7 @@ class PoolMachine(RuleBasedStateMachine):
         if not self.sync() or not ready:
             return
         ids = data.draw(st.lists(st.sampled_from(ready), min_size=1, unique=True))
-        actions = np.array(
-            data.draw(st.lists(st.integers(0, 1), min_size=len(ids), max_size=len(ids)))
-        )
+        actions = self.actions(data, len(ids))
         self.in_flight.update(ids)
         got = self.absorb(self.env.step(actions, env_id=np.array(ids)))
         assert got == ids
@@ -124,7 +156,7 @@ class PoolMachine(RuleBasedStateMachine):
         if self.sync() or not ready:
             return
         ids = data.draw(st.lists(st.sampled_from(ready), min_size=1, unique=True))
-        self.env.send(np.zeros(len(ids), dtype=np.int32), np.array(ids))
+        self.env.send(self.zeros(len(ids)), np.array(ids))
         self.in_flight.update(ids)
 
     @rule()
@@ -149,24 +181,33 @@ class PoolMachine(RuleBasedStateMachine):
                 return
             i = next(iter(self.in_flight))
             with pytest.raises(RuntimeError, match="in flight"):
-                self.env.send(np.zeros(1, dtype=np.int32), np.array([i]))
+                self.env.send(self.zeros(1), np.array([i]))
             return
         if not ready:
             return
         i = ready[0]
         call = self.env.step if self.sync() else self.env.send
         if bad == "action":
-            with pytest.raises(ValueError, match="out of range"):
-                call(np.array([2]), env_id=np.array([i]))
+            if self.discrete:
+                with pytest.raises(ValueError, match="out of range"):
+                    call(np.array([self.space.n]), env_id=np.array([i]))
+            else:
+                a = self.zeros(1)
+                a[0, -1] = np.nan
+                with pytest.raises(ValueError, match="not finite"):
+                    call(a, env_id=np.array([i]))
         elif bad == "id":
             with pytest.raises(ValueError, match="out of range"):
-                call(np.array([0]), env_id=np.array([NUM_ENVS]))
+                call(self.zeros(1), env_id=np.array([NUM_ENVS]))
         elif bad == "dup":
             with pytest.raises(ValueError, match="more than once"):
-                call(np.array([0, 0]), env_id=np.array([i, i]))
-        else:
+                call(self.zeros(2), env_id=np.array([i, i]))
+        elif self.discrete:
             with pytest.raises(TypeError, match="integers"):
                 call(np.array([0.5]), env_id=np.array([i]))
+        else:
+            with pytest.raises(ValueError, match="shape"):
+                call(np.zeros((1, self.space.shape[0] + 1), np.float32), env_id=np.array([i]))
 
     @rule()
     @precondition(lambda self: self.env is not None and not self.closed)
