@@ -13,6 +13,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "bindings/xla_registry.h"
 #include "core/env_pool.h"
 
 namespace envpool_x {
@@ -157,12 +158,23 @@ class PyPool {
       mask_names_.push_back(py::str("_" + name));
     }
     pool_->set_interrupt_check([] {
+      if (t_waiting_for_xla) return;
       py::gil_scoped_acquire gil;
       if (PyErr_CheckSignals() != 0) throw py::error_already_set();
     });
   }
 
+  ~PyPool() {
+    if (xla_id_ != 0) XlaPoolRegistry::Get().Remove(xla_id_);
+  }
+
   PoolBase& pool() { return *pool_; }
+
+  // The number an XLA handle carries for this pool (registered on first use).
+  uint32_t XlaId() {
+    if (xla_id_ == 0) xla_id_ = XlaPoolRegistry::Get().Add(this);
+    return xla_id_;
+  }
 
   py::list Fields() const {
     py::list l;
@@ -245,6 +257,8 @@ class PyPool {
   }
 
  private:
+  friend struct XlaCall;  // cpp/bindings/xla.cpp: send / recv without the GIL
+
   // Two Python threads on one env would interleave sends and receives:
   // refuse the second instead of corrupting results.
   struct Guard {
@@ -470,6 +484,7 @@ class PyPool {
 
   std::unique_ptr<PoolBase> pool_;
   std::atomic<bool> busy_{false};
+  uint32_t xla_id_ = 0;
   std::vector<py::dtype> dtypes_;        // per field
   std::vector<py::array> round_arrays_;  // outputs the envs write to directly
   static constexpr size_t kSpareGenerations = 3;
@@ -586,6 +601,7 @@ void BindEnv(py::module_& m, const char* name) {
       .def_property_readonly("num_threads", [](P& p) { return p.pool().options().num_threads; })
       .def_property_readonly("pending", [](P& p) { return p.pool().pending(); })
       .def_property_readonly("closed", [](P& p) { return p.pool().closed(); })
+      .def("xla_handle", [](P& p) { return p.XlaId(); })
       .def("send_step", static_cast<decltype(&PyPool::SendStep)>(&PyPool::SendStep),
            py::arg("action"), py::arg("env_id") = py::none())
       .def("send_reset", static_cast<decltype(&PyPool::SendReset)>(&PyPool::SendReset),

@@ -43,18 +43,19 @@ class DmEnvPool(dm_env.Environment):  # type: ignore[misc]
     def __len__(self) -> int:
         return int(self.num_envs)
 
-    def _timestep(self, result: tuple[Any, ...]) -> dm_env.TimeStep:
+    def _timestep(self, result: tuple[Any, ...], xp: Any = np) -> dm_env.TimeStep:
+        # xp: numpy, or jax.numpy when traced inside env.xla()'s functions.
         obs, reward, terminated, truncated, info = result
         fields = dict(obs) if isinstance(obs, dict) else {"obs": obs}
         fields.update(info)
         observation = self._obs_cls(*(fields[n] for n in self._obs_names))
-        step_type = np.where(
+        step_type = xp.where(
             info["elapsed_step"] == 0,
             np.int32(dm_env.StepType.FIRST),
-            np.where(terminated | truncated, np.int32(dm_env.StepType.LAST), np.int32(1)),
+            xp.where(terminated | truncated, np.int32(dm_env.StepType.LAST), np.int32(1)),
         ).astype(np.int32)
         if "discount" in info:  # an env's own discount (Atari's zero_discount_on_life_loss)
-            discount = np.asarray(info["discount"], dtype=np.float32)
+            discount = xp.asarray(info["discount"], dtype=np.float32)
         else:
             discount = (~terminated).astype(np.float32)
         return dm_env.TimeStep(step_type, reward, discount, observation)
@@ -78,6 +79,15 @@ class DmEnvPool(dm_env.Environment):  # type: ignore[misc]
     def recv(self) -> dm_env.TimeStep:
         """Wait for the next batch as a TimeStep."""
         return self._timestep(self._pool.recv())
+
+    def xla(self) -> tuple[Any, Any, Any, Any]:
+        """``(handle, recv, send, step)`` for ``jax.jit``; results are TimeSteps.
+
+        See :mod:`envpool_x.xla`. Raises ImportError without JAX.
+        """
+        from envpool_x.xla import make_xla
+
+        return make_xla(self, "dm")
 
     def observation_spec(self) -> Any:
         """Per-env observation specs (namedtuple of dm_env specs)."""

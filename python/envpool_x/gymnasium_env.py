@@ -155,6 +155,23 @@ class GymnasiumEnvPool(gymnasium.vector.VectorEnv):  # type: ignore[misc]
         """
         return self._pool.recv()
 
+    def xla(self) -> tuple[Any, Any, Any, Any]:
+        """``(handle, recv, send, step)``: this env's send / recv / step for ``jax.jit``.
+
+        ``step(handle, action)`` returns ``(handle, result)`` where result has
+        the pytree of :meth:`step` (the classic gym 4-tuple with
+        ``info["TimeLimit.truncated"]`` when this env uses the classic gym
+        API). See :mod:`envpool_x.xla`.
+
+        Raises:
+            ImportError: JAX is not installed (``pip install "envpool-x[jax]"``).
+            RuntimeError: this build of envpool_x has no XLA support.
+        """
+        from envpool_x.xla import make_xla
+
+        classic = bool(getattr(self, "_classic_gym_api", False))
+        return make_xla(self, "gym_classic" if classic else "gymnasium")
+
     def close_extras(self, **kwargs: Any) -> None:
         """Stop and join the worker threads."""
         self._pool.close()
