@@ -156,9 +156,11 @@ def make_xla(env: Any, flavour: str = "gymnasium") -> tuple[Any, Callable, Calla
         if flavour == "gymnasium":
             return obs, reward, terminated, truncated, info
         if flavour == "gym_classic":
+            # As the eager classic API: truncated only where the time limit
+            # cut an episode that had not terminated (gym's TimeLimit).
             info = dict(info)
-            info["TimeLimit.truncated"] = truncated
-            return obs, reward, jnp.logical_or(terminated, truncated), info
+            info["TimeLimit.truncated"] = truncated & ~terminated
+            return obs, reward, terminated | truncated, info
         return env._timestep((obs, reward, terminated, truncated, info), xp=jnp)
 
     def operands(handle: Any, action: Any, env_id: Any) -> list[Any]:
