@@ -27,6 +27,10 @@ class GymnasiumEnvPool(gymnasium.vector.VectorEnv):  # type: ignore[misc]
     ``batch_size < num_envs`` use ``send`` / ``recv`` and ``info["env_id"]``.
     """
 
+    # A subclass with the classic gym API (4-tuple step) sets this: env.xla()
+    # then returns the same 4-tuple with info["TimeLimit.truncated"].
+    _classic_gym_api: bool = False
+
     def __init__(self, spec: EnvSpec) -> None:
         # EnvPool's spec (id, config, spaces), not gymnasium's registry EnvSpec.
         self.spec: EnvSpec = spec  # type: ignore[assignment]
@@ -169,8 +173,7 @@ class GymnasiumEnvPool(gymnasium.vector.VectorEnv):  # type: ignore[misc]
         """
         from envpool_x.xla import make_xla
 
-        classic = bool(getattr(self, "_classic_gym_api", False))
-        return make_xla(self, "gym_classic" if classic else "gymnasium")
+        return make_xla(self, "gym_classic" if self._classic_gym_api else "gymnasium")
 
     def close_extras(self, **kwargs: Any) -> None:
         """Stop and join the worker threads."""
