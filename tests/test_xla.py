@@ -12,6 +12,7 @@ import pytest
 
 import envpool_x
 from envpool_x import atari
+from envpool_x import mujoco as mj
 
 try:
     import jax
@@ -33,7 +34,8 @@ def assert_same(eager, xla, where: str, from_jax: bool = True) -> None:
         x = np.asarray(x)
         want = jax.dtypes.canonicalize_dtype(e.dtype) if from_jax else e.dtype
         assert x.dtype == want, f"{where}: leaf {k} dtype"
-        np.testing.assert_array_equal(x, e, err_msg=f"{where}: leaf {k}")
+        # A 64-bit eager value narrowed to JAX's 32 bits is compared as such.
+        np.testing.assert_array_equal(x, e.astype(want), err_msg=f"{where}: leaf {k}")
 
 
 def defined_part(result):
@@ -148,6 +150,15 @@ def test_same_step_final_info_matches() -> None:
 def test_pong_scan_matches_eager_steps() -> None:
     pytest.importorskip("ale_py", reason="Pong's ROM comes from ale-py (the [test] extra)")
     compare_scan_with_eager("Pong-v5", steps=25, num_envs=2, max_episode_steps=10)
+
+
+@pytest.mark.skipif(not mj.has_mujoco(), reason="built without the MuJoCo family")
+@needs_jax
+@pytest.mark.parametrize("task", ["HalfCheetah-v5", "Hopper-v5"])
+def test_mujoco_scan_matches_eager_steps(task: str) -> None:
+    pytest.importorskip("mujoco", reason="libmujoco comes from the mujoco wheel")
+    ends = compare_scan_with_eager(task, steps=40, num_envs=3, max_episode_steps=15)
+    assert ends >= 3
 
 
 @needs_jax
