@@ -10,9 +10,6 @@ pip into a temporary folder once per session.
 from __future__ import annotations
 
 import importlib.metadata
-import os
-import subprocess
-import sys
 import textwrap
 import zipfile
 from pathlib import Path
@@ -22,29 +19,12 @@ import numpy as np
 import pytest
 
 import envpool_x
+from conftest import pip, run_python
 from envpool_x.gymnasium_env import GymnasiumEnvPool
 from envpool_x.integrations.classic_gym import classic_gym_version
 
 ROOT = Path(__file__).resolve().parents[1]
-OLD_GYM = ("gym==0.23.1", "gym-notices==0.1.0")  # CleanRL 1.x pins gym 0.23.1
 CLEANRL = "cleanrl==1.2.0"
-PIP_TIMEOUT = 600
-
-
-def _pip(*args: str) -> None:
-    cmd = [sys.executable, "-m", "pip", "--disable-pip-version-check", *args]
-    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=PIP_TIMEOUT)
-    if proc.returncode != 0:
-        pytest.fail(f"{' '.join(cmd)} failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}")
-
-
-@pytest.fixture(scope="session")
-def old_gym(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A folder with gym 0.23.1 in it, for the PYTHONPATH of subprocesses."""
-    target = tmp_path_factory.mktemp("old_gym")
-    # --no-deps: gym 0.23.1 needs numpy and cloudpickle, which gymnasium brings.
-    _pip("install", "--quiet", "--no-deps", "--target", str(target), *OLD_GYM)
-    return target
 
 
 @pytest.fixture(scope="session")
@@ -52,7 +32,7 @@ def cleanrl_wheel(tmp_path_factory: pytest.TempPathFactory) -> zipfile.ZipFile:
     """CleanRL's published wheel (its scripts are inside). pip only offers it to
     Python < 3.11, so it is downloaded for 3.10, to read, not to install."""
     dest = tmp_path_factory.mktemp("cleanrl")
-    _pip(
+    pip(
         "download",
         "--quiet",
         "--no-deps",
@@ -65,24 +45,6 @@ def cleanrl_wheel(tmp_path_factory: pytest.TempPathFactory) -> zipfile.ZipFile:
     )
     (wheel,) = dest.glob("cleanrl-*.whl")
     return zipfile.ZipFile(wheel)
-
-
-def run_python(
-    args: list[str], cwd: Path, pythonpath: Path | None = None, timeout: float = 600
-) -> subprocess.CompletedProcess[str]:
-    """Run ``python ARGS`` in ``cwd`` (with ``pythonpath`` first on the path);
-    fails the test with the output when it exits non-zero."""
-    env = dict(os.environ)
-    if pythonpath is not None:
-        env["PYTHONPATH"] = os.pathsep.join([str(pythonpath), env.get("PYTHONPATH", "")])
-    env.setdefault("OMP_NUM_THREADS", "1")  # small nets: one torch thread is faster here
-    proc = subprocess.run(
-        [sys.executable, *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout
-    )
-    assert proc.returncode == 0, (
-        f"exit {proc.returncode}\n{proc.stdout[-4000:]}\n{proc.stderr[-4000:]}"
-    )
-    return proc
 
 
 # ---- the rule --------------------------------------------------------------
