@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import numpy as np
+import pytest
 
 CLASSIC_TASKS = [
     "CartPole-v0",
@@ -22,3 +28,43 @@ def action_for(space, env_id: int, k: int):
     low = np.broadcast_to(space.low, space.shape)
     high = np.broadcast_to(space.high, space.shape)
     return (low + (high - low) * (h / 999.0)).astype(np.float32)
+
+
+# ---- old gym (CleanRL's pin) in subprocesses ------------------------------
+
+OLD_GYM = ("gym==0.23.1", "gym-notices==0.1.0")  # CleanRL 1.x pins gym 0.23.1
+PIP_TIMEOUT = 600
+
+
+def pip(*args: str) -> None:
+    cmd = [sys.executable, "-m", "pip", "--disable-pip-version-check", *args]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=PIP_TIMEOUT)
+    if proc.returncode != 0:
+        pytest.fail(f"{' '.join(cmd)} failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}")
+
+
+@pytest.fixture(scope="session")
+def old_gym(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder with gym 0.23.1 in it, for the PYTHONPATH of subprocesses."""
+    target = tmp_path_factory.mktemp("old_gym")
+    # --no-deps: gym 0.23.1 needs numpy and cloudpickle, which gymnasium brings.
+    pip("install", "--quiet", "--no-deps", "--target", str(target), *OLD_GYM)
+    return target
+
+
+def run_python(
+    args: list[str], cwd: Path, pythonpath: Path | None = None, timeout: float = 600
+) -> subprocess.CompletedProcess[str]:
+    """Run ``python ARGS`` in ``cwd`` (with ``pythonpath`` first on the path);
+    fails the test with the output when it exits non-zero."""
+    env = dict(os.environ)
+    if pythonpath is not None:
+        env["PYTHONPATH"] = os.pathsep.join([str(pythonpath), env.get("PYTHONPATH", "")])
+    env.setdefault("OMP_NUM_THREADS", "1")  # small nets: one torch thread is faster here
+    proc = subprocess.run(
+        [sys.executable, *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout
+    )
+    assert proc.returncode == 0, (
+        f"exit {proc.returncode}\n{proc.stdout[-4000:]}\n{proc.stderr[-4000:]}"
+    )
+    return proc

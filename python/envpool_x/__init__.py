@@ -41,14 +41,18 @@ def make(task_id: str, env_type: str = "gymnasium", **config: Any) -> Any:
 
     Args:
         task_id: a registered id (``list_all_envs()``), e.g. ``"CartPole-v1"``.
-        env_type: ``"gymnasium"`` or ``"gym"`` (both the gymnasium vector API,
-            as EnvPool 1.x) or ``"dm"`` (dm_env API).
+        env_type: ``"gymnasium"`` (gymnasium vector API), ``"dm"`` (dm_env
+            API) or ``"gym"``: the classic gym API (``reset`` returns obs,
+            ``step`` a 4-tuple, ``gym.spaces``) when a gym older than 0.26 is
+            installed, as EnvPool 0.6-0.8 and CleanRL expect; otherwise the
+            gymnasium API, as EnvPool 1.x.
         **config: num_envs, batch_size, num_threads, seed (int or one per
             env), max_episode_steps, thread_affinity_offset, autoreset_mode
             ("next_step", "same_step", "disabled") and the env's own keys.
 
     Returns:
-        A :class:`GymnasiumEnvPool` or :class:`DmEnvPool`.
+        A :class:`GymnasiumEnvPool` (a ``ClassicGymEnvPool`` for the classic
+        gym API) or :class:`DmEnvPool`.
 
     Raises:
         KeyError: unknown task id or config key.
@@ -56,6 +60,13 @@ def make(task_id: str, env_type: str = "gymnasium", **config: Any) -> Any:
     """
     if env_type not in ENV_TYPES:
         raise ValueError(f"env_type must be one of {ENV_TYPES}, got {env_type!r}")
+    if env_type == "gym":
+        from envpool_x.integrations.classic_gym import ClassicGymEnvPool, classic_gym_version
+
+        if classic_gym_version() is not None:
+            # Old gym's reset returns the observation only (EnvPool 0.6's default).
+            config.setdefault("gym_reset_return_info", False)
+            return ClassicGymEnvPool(make_spec(task_id, **config))
     spec = make_spec(task_id, **config)
     if env_type == "dm":
         return DmEnvPool(spec)
@@ -68,7 +79,8 @@ def make_gymnasium(task_id: str, **config: Any) -> GymnasiumEnvPool:
 
 
 def make_gym(task_id: str, **config: Any) -> GymnasiumEnvPool:
-    """``make(task_id, env_type="gym", **config)``: the gymnasium API, as EnvPool 1.x."""
+    """``make(task_id, env_type="gym", **config)``: the classic gym API when a
+    gym older than 0.26 is installed, else the gymnasium API (see :func:`make`)."""
     return make(task_id, env_type="gym", **config)  # type: ignore[no-any-return]
 
 

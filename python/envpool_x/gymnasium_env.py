@@ -60,6 +60,12 @@ class GymnasiumEnvPool(gymnasium.vector.VectorEnv):  # type: ignore[misc]
     def __len__(self) -> int:
         return int(self.num_envs)
 
+    @property
+    def is_async(self) -> bool:
+        """True with ``batch_size < num_envs`` (results come by ``recv``); EnvPool's
+        name, which Tianshou's Collector reads to accept a vector env."""
+        return bool(self.batch_size < self.num_envs)
+
     def reset(
         self,
         *,
