@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 import pytest
 
@@ -302,3 +304,36 @@ def test_async_results_are_never_overwritten_by_later_recvs():
         np.testing.assert_array_equal(obs, obs0)
         np.testing.assert_array_equal(info["env_id"], ids0)
     env.close()
+
+
+@pytest.mark.parametrize("num_threads", [0, 1, 2])
+def test_async_no_env_starves_under_cpu_contention(num_threads):
+    """First-finished mode serves envs in the order they were sent: with the
+    CPUs busy (workers preempted), envs sent back at once must not keep
+    overtaking the others. (Before the shared FIFO queue, envs 2 and 3 here got
+    ~0.3% of the steps while a worker owning them was descheduled.)"""
+    import subprocess
+    import sys
+    from collections import Counter
+
+    hogs = [
+        subprocess.Popen([sys.executable, "-c", "while True: pass"])
+        for _ in range(os.cpu_count() or 2)
+    ]
+    try:
+        env = envpool_x.make_gymnasium(
+            "CartPole-v1", num_envs=4, batch_size=2, num_threads=num_threads
+        )
+        env.async_reset()
+        counts: Counter = Counter()
+        for _ in range(4000):
+            _, _, _, _, info = env.recv()
+            counts.update(info["env_id"].tolist())
+            env.send(np.zeros(2, dtype=np.int64), info["env_id"])
+        env.close()
+    finally:
+        for h in hogs:
+            h.kill()
+            h.wait()
+    # FIFO order gives each env about a quarter of the 8000 results.
+    assert min(counts[i] for i in range(4)) > 8000 / 4 / 3, counts

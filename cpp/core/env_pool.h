@@ -623,20 +623,25 @@ class PoolBase {
     size_t chunk = ChunkSize(ids.size(), static_cast<int>(T));
     const uint16_t* owner_of = owner_of_[caller_share ? 1 : 0].data();
     const bool all = &ids == &all_ids_;
+    // Expensive envs (one per chunk), and every env in first-finished mode,
+    // all go to queue 0, which every worker serves first: one FIFO, so no env
+    // waits behind envs sent after it (with per-owner queues, a caller or
+    // worker stealing from a fixed order of queues kept re-running recently
+    // sent envs while those of a preempted worker starved). Cheap envs of an
+    // ordered round go to their owner's queue for cache locality: the caller
+    // waits for all of them anyway.
+    const bool by_owner = cheap() && ordered_;
     size_t start = 0;
     while (start < ids.size()) {
-      // Expensive envs (one per chunk) all go to queue 0, which every worker
-      // serves first: one FIFO, so no env waits behind envs sent after it.
-      // Cheap envs go to their owner's queue for cache locality.
-      int owner = cheap() ? owner_of[ids[start]] : 0;
+      int owner = by_owner ? owner_of[ids[start]] : 0;
       size_t end = start + 1;
       bool consecutive = true;
       if (all) {  // ids are 0..n-1: the chunk ends at its size or its owner's last env
-        size_t limit = cheap() ? owner_end_[caller_share ? 1 : 0][owner] : ids.size();
+        size_t limit = by_owner ? owner_end_[caller_share ? 1 : 0][owner] : ids.size();
         end = std::min(start + chunk, limit);
       } else {
         while (end < ids.size() && end - start < chunk &&
-               (!cheap() || owner_of[ids[end]] == owner)) {
+               (!by_owner || owner_of[ids[end]] == owner)) {
           consecutive &= ids[end] == ids[end - 1] + 1;
           ++end;
         }
