@@ -337,3 +337,40 @@ def test_async_no_env_starves_under_cpu_contention(num_threads):
             h.wait()
     # FIFO order gives each env about a quarter of the 8000 results.
     assert min(counts[i] for i in range(4)) > 8000 / 4 / 3, counts
+
+
+@pytest.mark.parametrize("batch_size", [0, 3])
+def test_same_step_final_rows_of_live_envs_are_zero(batch_size):
+    """final_obs / final_info are dense: rows of envs that did not end this
+    step are zero (the output buffers are reused, so stale values would show
+    through otherwise), as the README says."""
+    env = envpool_x.make_gymnasium(
+        "CartPole-v1",
+        num_envs=8,
+        batch_size=batch_size,
+        autoreset_mode="same_step",
+        max_episode_steps=3,
+        seed=1,
+    )
+    rows = 0
+    if batch_size == 0:
+        env.reset()
+        results = [env.step(np.ones(8, dtype=np.int32)) for _ in range(12)]
+    else:
+        env.async_reset()
+        results = []
+        for _ in range(24):
+            out = env.recv()
+            results.append(out)
+            env.send(np.ones(3, dtype=np.int32), out[4]["env_id"])
+    for _, _, term, trunc, info in results:
+        mask = info["_final_obs"]
+        np.testing.assert_array_equal(mask, term | trunc)
+        live = ~mask
+        rows += int(live.sum())
+        assert np.all(info["final_obs"][live] == 0)
+        for key, value in info["final_info"].items():
+            if not key.startswith("_"):
+                assert np.all(value[live] == 0), key
+    assert rows > 0
+    env.close()

@@ -839,7 +839,7 @@ class PoolBase {
     StepOutput out;
     OutputAt(row, &out);
     bool& truncated = At<bool>(layout_.truncated, row);
-    if (layout_.final_mask >= 0) At<bool>(layout_.final_mask, row) = false;
+    if (layout_.final_mask >= 0) ClearFinal(row);
     At<int32_t>(layout_.env_id, row) = id;
     try {
       bool reset = op == Op::kReset || s.force_reset ||
@@ -888,6 +888,20 @@ class PoolBase {
     *out.terminated = false;
     truncated = false;
     At<int32_t>(layout_.elapsed_step, row) = s.elapsed;
+  }
+
+  // same_step mode: an env that did not end this step has zero final rows
+  // (the buffers are reused, so they would otherwise hold stale values).
+  void ClearFinal(size_t row) {
+    for (int i = 0; i < layout_.num_obs; ++i) {
+      size_t nb = fields_[i].NumBytes();
+      std::memset(base_[layout_.first_final_obs + i] + row * nb, 0, nb);
+    }
+    for (int i = 0; i < layout_.num_info; ++i) {
+      size_t nb = fields_[layout_.first_info + i].NumBytes();
+      std::memset(base_[layout_.first_final_info + i] + row * nb, 0, nb);
+    }
+    At<bool>(layout_.final_mask, row) = false;
   }
 
   void CopyFinal(size_t row) {
