@@ -244,6 +244,9 @@ class Atari {
     }
     BuildPalette();
     prev_screen_.resize(kRawPixels);
+    last_prev_.resize(kRawPixels);
+    last_cur_.resize(kRawPixels);
+    row_dirty_.resize(kRawHeight);
     planes_.resize(kRawPixels * channels_);
     stack_.resize(static_cast<size_t>(stack_num_) * frame_bytes_);
   }
@@ -350,16 +353,52 @@ class Atari {
   // Colours of `cur` (with `prev`: the per-channel max of both frames) into
   // channel-first planes, then resized into the newest slot of the stack
   // (dropping the oldest); with fill, into every slot.
+  //
+  // Only what changed is redone: a source row whose palette indices (of both
+  // frames) equal the last Push's keeps its colours in planes_, and a target
+  // row reading only such rows is copied from the previous slot. Static
+  // backgrounds (most of Pong's or Breakout's screen) cost a compare.
   void Push(const uint8_t* prev, const uint8_t* cur, bool fill) {
-    for (int c = 0; c < channels_; ++c) {
-      atari_detail::ApplyPalette(lut_[c].data(), prev, cur, planes_.data() + c * kRawPixels,
-                                 kRawPixels);
+    const bool pooled = prev != nullptr;
+    const bool reuse = have_last_ && last_pooled_ == pooled && resizer_.RowWise();
+    for (int y = 0; y < kRawHeight; ++y) {
+      const size_t o = static_cast<size_t>(y) * kRawWidth;
+      const bool dirty = !reuse || std::memcmp(cur + o, last_cur_.data() + o, kRawWidth) != 0 ||
+                         (pooled && std::memcmp(prev + o, last_prev_.data() + o, kRawWidth) != 0);
+      row_dirty_[y] = dirty;
+      if (!dirty) continue;
+      for (int c = 0; c < channels_; ++c) {
+        atari_detail::ApplyPalette(lut_[c].data(), pooled ? prev + o : nullptr, cur + o,
+                                   planes_.data() + c * kRawPixels + o, kRawWidth);
+      }
     }
+    std::memcpy(last_cur_.data(), cur, kRawPixels);
+    if (pooled) std::memcpy(last_prev_.data(), prev, kRawPixels);
+    have_last_ = true;
+    last_pooled_ = pooled;
+
+    const uint8_t* last_slot = stack_.data() + static_cast<size_t>(head_) * frame_bytes_;
     head_ = (head_ + 1) % stack_num_;
     uint8_t* slot = stack_.data() + static_cast<size_t>(head_) * frame_bytes_;
     const size_t plane = static_cast<size_t>(height_) * width_;
     for (int c = 0; c < channels_; ++c) {
-      resizer_.Resize(planes_.data() + c * kRawPixels, slot + c * plane);
+      const uint8_t* src = planes_.data() + c * kRawPixels;
+      uint8_t* dst = slot + c * plane;
+      if (!reuse) {
+        resizer_.Resize(src, dst);
+        continue;
+      }
+      for (int dy = 0; dy < height_; ++dy) {
+        auto [first, last] = resizer_.SourceRows(dy);
+        bool dirty = false;
+        for (int y = first; y < last; ++y) dirty |= row_dirty_[y] != 0;
+        if (dirty) {
+          resizer_.ResizeRow(src, dst, dy);
+        } else if (slot != last_slot) {  // stack_num 1: the row is already there
+          std::memcpy(dst + static_cast<size_t>(dy) * width_,
+                      last_slot + c * plane + static_cast<size_t>(dy) * width_, width_);
+        }
+      }
     }
     if (fill) {
       for (int i = 0; i < stack_num_; ++i) {
@@ -394,8 +433,13 @@ class Atari {
   std::array<std::array<uint8_t, 256>, 3> lut_{};  // palette index -> level, per channel
   std::vector<uint8_t> prev_screen_;  // palette indices of a skip's second-to-last frame
   std::vector<uint8_t> planes_;       // channel-first 210 x 160 colour planes
-  std::vector<uint8_t> stack_;        // stack_num frames, ring buffer
-  int head_ = 0;                      // newest slot of stack_
+  // The palette indices the last Push coloured, to redo only changed rows.
+  std::vector<uint8_t> last_prev_, last_cur_;
+  std::vector<uint8_t> row_dirty_;  // per source row, this Push
+  bool have_last_ = false;
+  bool last_pooled_ = false;
+  std::vector<uint8_t> stack_;  // stack_num frames, ring buffer
+  int head_ = 0;                // newest slot of stack_
   int lives_ = 0;
   int elapsed_ = 0;
   int max_episode_steps_ = 0;

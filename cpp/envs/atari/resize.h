@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <cstring>
 #include <numeric>
+#include <utility>
 #include <vector>
 
 namespace envpool_x {
@@ -157,6 +158,26 @@ class PlaneResizer {
     rows_.resize(static_cast<size_t>(src_h) * dst_w);
   }
 
+  // Whether target rows can be made one at a time (ResizeRow, SourceRows):
+  // identity and the integer area path.
+  bool RowWise() const { return kind_ != Kind::kFloat; }
+
+  // The source rows [first, last) target row dy reads (RowWise only).
+  std::pair<int, int> SourceRows(int dy) const {
+    if (kind_ == Kind::kIdentity) return {dy, dy + 1};
+    return {iy_.first[dy], iy_.first[dy] + iy_.taps};
+  }
+
+  // Target row dy of dst (the whole target plane) from src (RowWise only).
+  void ResizeRow(const uint8_t* src, uint8_t* dst, int dy) {
+    if (kind_ == Kind::kIdentity) {
+      std::memcpy(dst + static_cast<size_t>(dy) * dst_w_, src + static_cast<size_t>(dy) * src_w_,
+                  src_w_);
+    } else {
+      IntAreaRow(src, dst, dy);
+    }
+  }
+
   void Resize(const uint8_t* src, uint8_t* dst) {
     switch (kind_) {
       case Kind::kIdentity:
@@ -174,40 +195,42 @@ class PlaneResizer {
  private:
   enum class Kind { kIdentity, kIntArea, kFloat };
 
+  void ResizeIntArea(const uint8_t* src, uint8_t* dst) {
+    for (int dy = 0; dy < dst_h_; ++dy) IntAreaRow(src, dst, dy);
+  }
+
   // Vertical pass first (whole rows, uint16 lanes the compiler vectorises),
   // then the horizontal taps of the reduced row.
-  void ResizeIntArea(const uint8_t* src, uint8_t* dst) {
+  void IntAreaRow(const uint8_t* src, uint8_t* dst, int dy) {
     uint16_t* cols = cols_.data();
     const int w = src_w_;
-    for (int dy = 0; dy < dst_h_; ++dy) {
-      const uint16_t* wy = iy_.weight.data() + static_cast<size_t>(dy) * iy_.taps;
-      const uint8_t* row = src + static_cast<size_t>(iy_.first[dy]) * w;
-      {
-        const uint16_t k = wy[0];
-        for (int x = 0; x < w; ++x) cols[x] = static_cast<uint16_t>(k * row[x]);
-      }
-      for (int t = 1; t < iy_.taps; ++t) {
-        const uint16_t k = wy[t];
-        const uint8_t* r = row + static_cast<size_t>(t) * w;
-        for (int x = 0; x < w; ++x) cols[x] = static_cast<uint16_t>(cols[x] + k * r[x]);
-      }
-      uint8_t* out = dst + static_cast<size_t>(dy) * dst_w_;
-      switch (ix_.taps) {
-        case 1:
-          Horizontal<1>(cols, out);
-          break;
-        case 2:
-          Horizontal<2>(cols, out);
-          break;
-        case 3:
-          Horizontal<3>(cols, out);
-          break;
-        case 4:
-          Horizontal<4>(cols, out);
-          break;
-        default:
-          Horizontal<0>(cols, out);
-      }
+    const uint16_t* wy = iy_.weight.data() + static_cast<size_t>(dy) * iy_.taps;
+    const uint8_t* row = src + static_cast<size_t>(iy_.first[dy]) * w;
+    {
+      const uint16_t k = wy[0];
+      for (int x = 0; x < w; ++x) cols[x] = static_cast<uint16_t>(k * row[x]);
+    }
+    for (int t = 1; t < iy_.taps; ++t) {
+      const uint16_t k = wy[t];
+      const uint8_t* r = row + static_cast<size_t>(t) * w;
+      for (int x = 0; x < w; ++x) cols[x] = static_cast<uint16_t>(cols[x] + k * r[x]);
+    }
+    uint8_t* out = dst + static_cast<size_t>(dy) * dst_w_;
+    switch (ix_.taps) {
+      case 1:
+        Horizontal<1>(cols, out);
+        break;
+      case 2:
+        Horizontal<2>(cols, out);
+        break;
+      case 3:
+        Horizontal<3>(cols, out);
+        break;
+      case 4:
+        Horizontal<4>(cols, out);
+        break;
+      default:
+        Horizontal<0>(cols, out);
     }
   }
 
