@@ -18,6 +18,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
@@ -98,6 +99,29 @@ inline RomInfo GetRomInfo(const std::string& rom_path, const std::string& task) 
   return info;
 }
 
+// dst[i] = lut[cur[i]], or with prev the max of lut[prev[i]] and lut[cur[i]].
+// Consecutive frames mostly agree, so runs of 8 equal indices take one lookup
+// per pixel instead of two.
+inline void ApplyPalette(const uint8_t* lut, const uint8_t* prev, const uint8_t* cur, uint8_t* dst,
+                         size_t n) {
+  size_t i = 0;
+  if (prev != nullptr) {
+    for (; i + 8 <= n; i += 8) {
+      uint64_t a, b;
+      std::memcpy(&a, prev + i, 8);
+      std::memcpy(&b, cur + i, 8);
+      if (a == b) {
+        for (size_t j = i; j < i + 8; ++j) dst[j] = lut[cur[j]];
+      } else {
+        for (size_t j = i; j < i + 8; ++j) dst[j] = std::max(lut[prev[j]], lut[cur[j]]);
+      }
+    }
+    for (; i < n; ++i) dst[i] = std::max(lut[prev[i]], lut[cur[i]]);
+    return;
+  }
+  for (; i < n; ++i) dst[i] = lut[cur[i]];
+}
+
 inline std::string JoinInts(const std::vector<int>& v) {
   std::string s;
   for (int x : v) s += (s.empty() ? "" : ", ") + std::to_string(x);
@@ -113,6 +137,7 @@ class Atari {
   static constexpr int kRawHeight = 210;
   static constexpr int kRawWidth = 160;
   static constexpr int kRamSize = 128;
+  static constexpr size_t kRawPixels = size_t{kRawHeight} * kRawWidth;
 
   static Config DefaultConfig() {
     return Config{{"task", std::string("pong")},
@@ -199,9 +224,7 @@ class Atari {
         height_(static_cast<int>(config.Int("img_height"))),
         width_(static_cast<int>(config.Int("img_width"))),
         frame_bytes_(static_cast<size_t>(channels_) * height_ * width_),
-        raw_bytes_(static_cast<size_t>(kRawHeight) * kRawWidth * channels_),
-        resizer_(kRawHeight, kRawWidth, channels_, height_, width_,
-                 config.Bool("use_inter_area_resize")),
+        resizer_(kRawHeight, kRawWidth, height_, width_, config.Bool("use_inter_area_resize")),
         ale_(std::make_unique<ale::ALEInterface>()) {
     atari_detail::QuietAle();
     ale_->setFloat("repeat_action_probability",
@@ -219,7 +242,12 @@ class Atari {
       fire_reset_ = std::find(action_set_.begin(), action_set_.end(), ale::PLAYER_A_FIRE) !=
                     action_set_.end();
     }
-    for (auto& f : raw_) f.resize(raw_bytes_);
+    BuildPalette();
+    prev_screen_.resize(kRawPixels);
+    last_prev_.resize(kRawPixels);
+    last_cur_.resize(kRawPixels);
+    row_dirty_.resize(kRawHeight);
+    planes_.resize(kRawPixels * channels_);
     stack_.resize(static_cast<size_t>(stack_num_) * frame_bytes_);
   }
 
@@ -248,8 +276,7 @@ class Atari {
       }
     }
     if (fire_reset_) ale_->act(ale::PLAYER_A_FIRE);
-    Capture(raw_[1].data());
-    Push(raw_[1].data(), /*fill=*/new_game);
+    Push(nullptr, Screen(), /*fill=*/new_game);
     lives_ = ale_->lives();
     WriteOutput(out, 0.0f, 1.0f);
   }
@@ -262,21 +289,17 @@ class Atari {
     for (; f < frame_skip_; ++f) {
       reward += static_cast<float>(ale_->act(a));
       game_over = ale_->game_over();
-      if (game_over || f == frame_skip_ - 1) {
-        Capture(raw_[1].data());
+      if (game_over) {
         ++f;
         break;
       }
-      if (f == frame_skip_ - 2) Capture(raw_[0].data());
+      // Palette indices of the second-to-last frame (ALE overwrites its
+      // screen every frame); the colours are looked up once, in Push.
+      if (f == frame_skip_ - 2) std::memcpy(prev_screen_.data(), Screen(), kRawPixels);
     }
-    const uint8_t* frame = raw_[1].data();
-    if (frame_skip_ > 1 && f == frame_skip_) {  // every frame ran: pool the last two
-      uint8_t* a0 = raw_[0].data();
-      const uint8_t* a1 = raw_[1].data();
-      for (size_t i = 0; i < raw_bytes_; ++i) a0[i] = std::max(a0[i], a1[i]);
-      frame = a0;
-    }
-    Push(frame, /*fill=*/false);
+    // Max-pool the last two frames when every frame of the skip ran.
+    const bool pool = frame_skip_ > 1 && f == frame_skip_;
+    Push(pool ? prev_screen_.data() : nullptr, Screen(), /*fill=*/false);
     ++elapsed_;
     const int lives = ale_->lives();
     bool terminated = game_over;
@@ -305,23 +328,78 @@ class Atari {
     elapsed_ = 0;
   }
 
-  void Capture(uint8_t* dst) {
-    uint8_t* screen = ale_->getScreen().getArray();
+  // ALE's screen: palette indices of the last emulated frame.
+  const uint8_t* Screen() { return ale_->getScreen().getArray(); }
+
+  // Our own lookup tables from palette index to grey level or R, G, B, made
+  // with ALE's palette functions so they match getScreenGrayscale/RGB.
+  void BuildPalette() {
+    uint8_t index[256];
+    // Screens only hold even indices (TIA colour registers drop bit 0); 255
+    // would make ALE's grey lookup read past its table, so it reuses 254.
+    for (int i = 0; i < 256; ++i) index[i] = static_cast<uint8_t>(std::min(i, 254));
     auto& palette = ale_->theOSystem->colourPalette();
-    const size_t pixels = static_cast<size_t>(kRawHeight) * kRawWidth;
     if (gray_scale_) {
-      palette.applyPaletteGrayscale(dst, screen, pixels);
+      palette.applyPaletteGrayscale(lut_[0].data(), index, 256);
     } else {
-      palette.applyPaletteRGB(dst, screen, pixels);
+      uint8_t rgb[3 * 256];
+      palette.applyPaletteRGB(rgb, index, 256);
+      for (int i = 0; i < 256; ++i) {
+        for (int c = 0; c < 3; ++c) lut_[c][i] = rgb[3 * i + c];
+      }
     }
   }
 
-  // Resizes `frame` into the newest slot of the stack (dropping the oldest);
-  // with fill, into every slot.
-  void Push(const uint8_t* frame, bool fill) {
+  // Colours of `cur` (with `prev`: the per-channel max of both frames) into
+  // channel-first planes, then resized into the newest slot of the stack
+  // (dropping the oldest); with fill, into every slot.
+  //
+  // Only what changed is redone: a source row whose palette indices (of both
+  // frames) equal the last Push's keeps its colours in planes_, and a target
+  // row reading only such rows is copied from the previous slot. Static
+  // backgrounds (most of Pong's or Breakout's screen) cost a compare.
+  void Push(const uint8_t* prev, const uint8_t* cur, bool fill) {
+    const bool pooled = prev != nullptr;
+    const bool reuse = have_last_ && last_pooled_ == pooled && resizer_.RowWise();
+    for (int y = 0; y < kRawHeight; ++y) {
+      const size_t o = static_cast<size_t>(y) * kRawWidth;
+      const bool dirty = !reuse || std::memcmp(cur + o, last_cur_.data() + o, kRawWidth) != 0 ||
+                         (pooled && std::memcmp(prev + o, last_prev_.data() + o, kRawWidth) != 0);
+      row_dirty_[y] = dirty;
+      if (!dirty) continue;
+      for (int c = 0; c < channels_; ++c) {
+        atari_detail::ApplyPalette(lut_[c].data(), pooled ? prev + o : nullptr, cur + o,
+                                   planes_.data() + c * kRawPixels + o, kRawWidth);
+      }
+    }
+    std::memcpy(last_cur_.data(), cur, kRawPixels);
+    if (pooled) std::memcpy(last_prev_.data(), prev, kRawPixels);
+    have_last_ = true;
+    last_pooled_ = pooled;
+
+    const uint8_t* last_slot = stack_.data() + static_cast<size_t>(head_) * frame_bytes_;
     head_ = (head_ + 1) % stack_num_;
     uint8_t* slot = stack_.data() + static_cast<size_t>(head_) * frame_bytes_;
-    resizer_.Resize(frame, slot);
+    const size_t plane = static_cast<size_t>(height_) * width_;
+    for (int c = 0; c < channels_; ++c) {
+      const uint8_t* src = planes_.data() + c * kRawPixels;
+      uint8_t* dst = slot + c * plane;
+      if (!reuse) {
+        resizer_.Resize(src, dst);
+        continue;
+      }
+      for (int dy = 0; dy < height_; ++dy) {
+        auto [first, last] = resizer_.SourceRows(dy);
+        bool dirty = false;
+        for (int y = first; y < last; ++y) dirty |= row_dirty_[y] != 0;
+        if (dirty) {
+          resizer_.ResizeRow(src, dst, dy);
+        } else if (slot != last_slot) {  // stack_num 1: the row is already there
+          std::memcpy(dst + static_cast<size_t>(dy) * width_,
+                      last_slot + c * plane + static_cast<size_t>(dy) * width_, width_);
+        }
+      }
+    }
     if (fill) {
       for (int i = 0; i < stack_num_; ++i) {
         if (i != head_) std::memcpy(stack_.data() + i * frame_bytes_, slot, frame_bytes_);
@@ -347,14 +425,21 @@ class Atari {
   int stack_num_, frame_skip_, noop_max_;
   bool episodic_life_, zero_discount_on_life_loss_, reward_clip_, gray_scale_;
   int channels_, height_, width_;
-  size_t frame_bytes_, raw_bytes_;
-  ImageResizer resizer_;
+  size_t frame_bytes_;
+  PlaneResizer resizer_;
   std::unique_ptr<ale::ALEInterface> ale_;
   ale::ActionVect action_set_;
   bool fire_reset_ = false;
-  std::vector<uint8_t> raw_[2];  // the last two frames of a frame skip
-  std::vector<uint8_t> stack_;   // stack_num frames, ring buffer
-  int head_ = 0;                 // newest slot of stack_
+  std::array<std::array<uint8_t, 256>, 3> lut_{};  // palette index -> level, per channel
+  std::vector<uint8_t> prev_screen_;  // palette indices of a skip's second-to-last frame
+  std::vector<uint8_t> planes_;       // channel-first 210 x 160 colour planes
+  // The palette indices the last Push coloured, to redo only changed rows.
+  std::vector<uint8_t> last_prev_, last_cur_;
+  std::vector<uint8_t> row_dirty_;  // per source row, this Push
+  bool have_last_ = false;
+  bool last_pooled_ = false;
+  std::vector<uint8_t> stack_;  // stack_num frames, ring buffer
+  int head_ = 0;                // newest slot of stack_
   int lives_ = 0;
   int elapsed_ = 0;
   int max_episode_steps_ = 0;
