@@ -560,3 +560,10 @@ def test_ant_main_body_by_id_or_name() -> None:
         envpool_x.make_spec("Ant-v5", main_body="no_such_body")
     with pytest.raises(ValueError, match="not a body id"):
         envpool_x.make_spec("Ant-v5", main_body=99)
+
+
+def test_ignored_uph_cost_weight_warns() -> None:
+    """gymnasium ignores HumanoidStandup-v5's uph_cost_weight; so do we, but
+    not silently."""
+    with pytest.warns(UserWarning, match="uph_cost_weight"):
+        envpool_x.make_spec("HumanoidStandup-v5", uph_cost_weight=2.0)

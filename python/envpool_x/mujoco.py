@@ -12,6 +12,7 @@ import functools
 import importlib.util
 import numbers
 import os
+import warnings
 from typing import Any
 
 from envpool_x import _core
@@ -93,6 +94,17 @@ def resolve_config(config: dict[str, Any]) -> None:
     body = config.get("main_body")
     if isinstance(body, numbers.Integral) and not isinstance(body, bool):
         config["main_body"] = str(body)
+    # gymnasium 1.4.0's HumanoidStandup-v5 takes uph_cost_weight but never
+    # uses it; we keep its behaviour for parity, and say so rather than
+    # ignore the value silently.
+    weight = config.get("uph_cost_weight")
+    if weight is not None and float(weight) != 1.0:
+        warnings.warn(
+            f"uph_cost_weight={weight} has no effect: gymnasium 1.4.0's HumanoidStandup-v5 "
+            "ignores it and envpool_x follows gymnasium",
+            UserWarning,
+            stacklevel=2,
+        )
 
 
 def register_mujoco_tasks() -> None:
