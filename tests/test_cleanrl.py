@@ -271,3 +271,30 @@ def test_example_runs_a_few_updates(tmp_path, script, args, updates):
         # per env, and each return is the episode's length (reward 1 per step).
         assert int(fields["episodes"]) >= n, lines[-1]
         assert 8 <= float(fields["mean_return_last20"]) <= 500, lines[-1]
+
+
+XLA_CLASSIC_CHECK = """
+import jax, numpy as np
+import envpool_x
+env = envpool_x.make("CartPole-v1", env_type="gym", num_envs=4, seed=0, max_episode_steps=5)
+assert type(env).__name__ == "ClassicGymEnvPool"
+handle, recv, send, step = env.xla()
+env.async_reset()
+handle, _ = recv(handle)
+step = jax.jit(step)
+for _ in range(6):
+    handle, out = step(handle, np.zeros(4, np.int32))
+    assert len(out) == 4, "xla step of a classic-API env must be gym's 4-tuple"
+    obs, reward, done, info = out
+    assert "TimeLimit.truncated" in info
+print("XLA CLASSIC OK", bool(np.asarray(info["TimeLimit.truncated"]).any()))
+"""
+
+
+@pytest.mark.timeout(900)
+def test_xla_of_a_classic_api_env_is_the_4_tuple(old_gym, tmp_path):
+    """CleanRL's *_envpool_xla_jax* scripts unpack xla's step as gym's
+    4-tuple when an old gym is installed."""
+    pytest.importorskip("jax")
+    proc = run_python(["-c", XLA_CLASSIC_CHECK], cwd=tmp_path, pythonpath=old_gym)
+    assert "XLA CLASSIC OK" in proc.stdout

@@ -78,6 +78,9 @@ class ClassicGymEnvPool(GymnasiumEnvPool):
     ``send`` / ``recv`` and ``env_id`` work as in :class:`GymnasiumEnvPool`.
     """
 
+    # env.xla() returns gym's 4-tuple with info["TimeLimit.truncated"] too.
+    _classic_gym_api = True
+
     def __init__(self, spec: EnvSpec) -> None:
         super().__init__(spec)
         self.single_observation_space = to_gym_space(spec.observation_space)
