@@ -20,8 +20,6 @@ import sys
 import time
 from pathlib import Path
 
-import numpy as np
-
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -107,17 +105,7 @@ def main() -> None:
         if ale_vec is not None:
             ale_vec.name = f"ale-py AtariVectorEnv {n}/b{b}"
             runners.append(ale_vec)
-    # The raw loop's own clock: building the env (a ROM load) is not stepping.
-    from envpool_x import make_spec
-
-    spec = make_spec(TASK)
-    loop_rates: list[float] = []
-
-    def raw_run(n: int) -> int:
-        loop_rates.append(n / spec.entry.pool_class.raw_loop(spec.env_config, 1, n))
-        return n
-
-    raw = bench.Runner("raw C++ loop, 1 thread (emulation + preprocessing)", raw_run)
+    raw = bench.raw_runner(TASK, 1, "raw C++ loop, 1 thread (emulation + preprocessing)")
     runners += [raw, ale_act_runner()]
     t0 = time.time()
     try:
@@ -125,7 +113,7 @@ def main() -> None:
     finally:
         for r in runners:
             r.close()
-    raw_rate = float(np.median(loop_rates[1:] or loop_rates))
+    raw_rate = raw.steps_per_s
     lines = [
         f"## {args.section}",
         "",
@@ -142,7 +130,7 @@ def main() -> None:
         "|---|---:|---:|",
     ]
     for r in runners:
-        rate = raw_rate if r is raw else r.steps_per_s
+        rate = r.steps_per_s
         lines.append(f"| {r.name} | {rate:,.0f} | {rate / (2 * raw_rate):.0%} |")
     md = "\n".join(lines) + "\n"
     write_section(Path(args.out), args.section, md)

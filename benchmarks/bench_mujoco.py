@@ -74,23 +74,15 @@ def bench_task(task: str, threads: int, steps: int, rounds: int) -> list[str]:
     batch = mjbatch_runner(task, 8, threads)
     if batch is not None:
         runners.append(batch)
-    spec = make_spec(task)
-    loop_rates: list[float] = []
-
-    def raw_run(n: int) -> int:
-        # The loop's own clock: building the env is not stepping.
-        loop_rates.append(n / spec.entry.pool_class.raw_loop(spec.env_config, 1, n))
-        return n
-
-    raw = bench.Runner("raw C++ loop, 1 thread", raw_run)
+    raw = bench.raw_runner(task, 1)
     runners.append(raw)
     try:
         bench.measure(runners, steps, rounds=rounds, progress=False)
     finally:
         for r in runners:
             r.close()
-    raw_rate = float(np.median(loop_rates[1:] or loop_rates))
-    rate = {r.name: (raw_rate if r is raw else r.steps_per_s) for r in runners}
+    raw_rate = raw.steps_per_s
+    rate = {r.name: r.steps_per_s for r in runners}
     lines = [
         f"### {task}",
         "",
