@@ -1022,13 +1022,17 @@ class EnvPool final : public PoolBase {
     } else {
       for (int i = 0; i < n; ++i) envs_.emplace_back(env_config);
     }
+    // A deque keeps each env at a fixed address; indexing it costs a
+    // division per access, so the hot path indexes this table instead.
+    env_at_.reserve(n);
+    for (Env& e : envs_) env_at_.push_back(&e);
     for (int i = 0; i < n; ++i) {
       // Envs that want to know their id (e.g. to misbehave selectively) get it.
-      if constexpr (requires(Env& e) { e.SetEnvId(0); }) envs_[i].SetEnvId(i);
+      if constexpr (requires(Env& e) { e.SetEnvId(0); }) env_at_[i]->SetEnvId(i);
       // Envs whose episodes may span several resets (Atari's episodic_life)
       // count the time limit themselves.
       if constexpr (requires(Env& e) { e.SetMaxEpisodeSteps(0); }) {
-        envs_[i].SetMaxEpisodeSteps(opt.max_episode_steps);
+        env_at_[i]->SetMaxEpisodeSteps(opt.max_episode_steps);
       }
     }
     StartWorkers();
@@ -1039,27 +1043,30 @@ class EnvPool final : public PoolBase {
   void RunChunk(const Chunk& c) override { RunChunkT(c, *this); }
 
  public:  // for RunChunkT
-  void ResetEnv(int env_id, Rng& rng, const StepOutput& out) { envs_[env_id].Reset(rng, out); }
+  void ResetEnv(int env_id, Rng& rng, const StepOutput& out) { env_at_[env_id]->Reset(rng, out); }
   // elapsed_step after a reset: 0, unless the env continues an episode
   // (Atari with episodic_life after a lost life keeps counting the game).
   int32_t ElapsedAfterReset(int env_id) const {
     if constexpr (requires(const Env& e) { e.ElapsedAfterReset(); }) {
-      return envs_[env_id].ElapsedAfterReset();
+      return env_at_[env_id]->ElapsedAfterReset();
     } else {
       return 0;
     }
   }
   void StepEnv(int env_id, const void* action, Rng& rng, const StepOutput& out) {
-    envs_[env_id].Step(action, rng, out);
+    env_at_[env_id]->Step(action, rng, out);
   }
 
  protected:
-  std::vector<double> DoGetState(int env_id) override { return envs_[env_id].GetState(); }
-  void DoSetState(int env_id, const std::vector<double>& s) override { envs_[env_id].SetState(s); }
+  std::vector<double> DoGetState(int env_id) override { return env_at_[env_id]->GetState(); }
+  void DoSetState(int env_id, const std::vector<double>& s) override {
+    env_at_[env_id]->SetState(s);
+  }
   bool cheap() const override { return Env::kCheap; }
 
  private:
   std::deque<Env> envs_;
+  std::vector<Env*> env_at_;  // env_at_[i] == &envs_[i]
 };
 
 }  // namespace envpool_x
