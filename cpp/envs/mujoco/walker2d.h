@@ -1,128 +1,26 @@
-// Walker2d-v4 / -v5, as gymnasium 1.4.0's walker2d_v4.py / _v5.py.
-// Differences between the versions: v5 loads walker2d_v5.xml (the left foot
-// has the right foot's friction), pays the healthy reward only while healthy
-// (v4: also when unhealthy if terminate_when_unhealthy is set) and its info
-// adds z_distance_from_origin and the reward terms.
+// Walker2d-v4 / -v5, as gymnasium 1.4.0's walker2d_v4.py / _v5.py: a planar
+// walker (planar_walker.h) with no state-range check. v5 loads
+// walker2d_v5.xml, where the left foot has the right foot's friction.
 #pragma once
 
-#include <algorithm>
-#include <limits>
-#include <string>
+#include <utility>
 #include <vector>
 
-#include "envs/mujoco/mujoco_env.h"
+#include "envs/mujoco/planar_walker.h"
 
 namespace envpool_x {
 
-template <int V>
-class Walker2d : public MujocoEnvBase {
-  static_assert(V == 4 || V == 5);
-
- public:
-  static constexpr const char* kName = V == 4 ? "Walker2dV4" : "Walker2dV5";
-
-  static Config DefaultConfig() {
-    return Config{{"xml_file", std::string(V == 4 ? "walker2d.xml" : "walker2d_v5.xml")},
-                  {"frame_skip", int64_t{4}},
-                  {"forward_reward_weight", 1.0},
-                  {"ctrl_cost_weight", 0.001},
-                  {"healthy_reward", 1.0},
-                  {"terminate_when_unhealthy", true},
-                  {"healthy_z_range", std::vector<double>{0.8, 2.0}},
-                  {"healthy_angle_range", std::vector<double>{-1.0, 1.0}},
-                  {"reset_noise_scale", 0.005},
-                  {"exclude_current_positions_from_observation", true}};
+struct Walker2dTraits {
+  static constexpr const char* kNameV4 = "Walker2dV4";
+  static constexpr const char* kNameV5 = "Walker2dV5";
+  static constexpr bool kStateRange = false;
+  static const char* Xml(int version) { return version == 4 ? "walker2d.xml" : "walker2d_v5.xml"; }
+  static std::vector<std::pair<const char*, std::vector<double>>> Ranges() {
+    return {{"healthy_z_range", {0.8, 2.0}}, {"healthy_angle_range", {-1.0, 1.0}}};
   }
-
-  static std::vector<const char*> InfoNames() {
-    if (V == 4) return {"x_position", "x_velocity"};
-    return {"x_position",  "z_distance_from_origin", "x_velocity", "reward_forward",
-            "reward_ctrl", "reward_survive"};
-  }
-
-  static EnvSpec Spec(const Config& config) {
-    auto model = mujoco_detail::LoadModel(config.String("xml_file"));
-    for (const char* key : {"healthy_z_range", "healthy_angle_range"}) {
-      mujoco_detail::Range(config, key);
-    }
-    const bool exclude = config.Bool("exclude_current_positions_from_observation");
-    EnvSpec spec;
-    spec.obs.push_back(mujoco_detail::UnboundedF64("obs", model->nq + model->nv - exclude));
-    for (const char* name : InfoNames()) spec.info.push_back(mujoco_detail::ScalarF64(name));
-    spec.action = mujoco_detail::CtrlRangeAction(model.get());
-    return spec;
-  }
-
-  explicit Walker2d(const Config& config)
-      : MujocoEnvBase(config.String("xml_file"), static_cast<int>(config.Int("frame_skip"))),
-        forward_reward_weight_(config.Double("forward_reward_weight")),
-        ctrl_cost_weight_(config.Double("ctrl_cost_weight")),
-        healthy_reward_(config.Double("healthy_reward")),
-        terminate_when_unhealthy_(config.Bool("terminate_when_unhealthy")),
-        z_range_(mujoco_detail::Range(config, "healthy_z_range")),
-        angle_range_(mujoco_detail::Range(config, "healthy_angle_range")),
-        reset_noise_scale_(config.Double("reset_noise_scale")),
-        exclude_(config.Bool("exclude_current_positions_from_observation")) {}
-
-  void Reset(Rng& rng, const StepOutput& out) {
-    ResetWithNoise(rng, reset_noise_scale_, /*normal_qvel=*/false);
-    WriteObs(out);
-    const int n = static_cast<int>(InfoNames().size());
-    for (int i = 0; i < n; ++i) *out.Info<double>(i) = 0.0;
-    *out.Info<double>(0) = data_->qpos[0];
-    if (V == 5) *out.Info<double>(1) = data_->qpos[1] - init_qpos_[1];
-  }
-
-  void Step(const void* action, Rng& /*rng*/, const StepOutput& out) {
-    const float* a = BoxAction(action);
-    const double x_before = data_->qpos[0];
-    DoSimulation(a);
-    const double x_after = data_->qpos[0];
-    const double x_velocity = (x_after - x_before) / dt();
-    const bool healthy = IsHealthy();
-    const double forward_reward = forward_reward_weight_ * x_velocity;
-    const double healthy_reward =
-        (V == 4 ? (healthy || terminate_when_unhealthy_) : healthy) ? healthy_reward_ : 0.0;
-    const float ctrl_cost =
-        static_cast<float>(ctrl_cost_weight_) * mujoco_detail::SumSquaresF32(a, nu());
-    *out.reward =
-        static_cast<float>((forward_reward + healthy_reward) - static_cast<double>(ctrl_cost));
-    *out.terminated = !healthy && terminate_when_unhealthy_;
-    WriteObs(out);
-    if (V == 4) {
-      *out.Info<double>(0) = x_after;
-      *out.Info<double>(1) = x_velocity;
-    } else {
-      *out.Info<double>(0) = x_after;
-      *out.Info<double>(1) = data_->qpos[1] - init_qpos_[1];
-      *out.Info<double>(2) = x_velocity;
-      *out.Info<double>(3) = forward_reward;
-      *out.Info<double>(4) = -static_cast<double>(ctrl_cost);
-      *out.Info<double>(5) = healthy_reward;
-    }
-  }
-
- private:
-  // gymnasium: z = qpos[1] and angle = qpos[2] strictly inside their ranges
-  // (no state-range check, unlike Hopper). NaN fails both.
-  bool IsHealthy() const {
-    return z_range_.Contains(data_->qpos[1]) && angle_range_.Contains(data_->qpos[2]);
-  }
-
-  void WriteObs(const StepOutput& out) const {
-    double* obs = out.Obs<double>();
-    for (int i = exclude_ ? 1 : 0; i < nq(); ++i) *obs++ = data_->qpos[i];
-    for (int i = 0; i < nv(); ++i) *obs++ = std::clamp(data_->qvel[i], -10.0, 10.0);
-  }
-
-  double forward_reward_weight_;
-  double ctrl_cost_weight_;
-  double healthy_reward_;
-  bool terminate_when_unhealthy_;
-  mujoco_detail::OpenRange z_range_;
-  mujoco_detail::OpenRange angle_range_;
-  double reset_noise_scale_;
-  bool exclude_;
 };
+
+template <int V>
+using Walker2d = PlanarWalker<V, Walker2dTraits>;
 
 }  // namespace envpool_x
