@@ -2,7 +2,15 @@
 // per domain, the task chosen by the "task_name" key, the model by "model"
 // (a key Python registers with dmc_add_model before making a pool).
 #include "bindings/pool_binding.h"
+#include "envs/dmc/acrobot.h"
+#include "envs/dmc/ball_in_cup.h"
+#include "envs/dmc/cartpole.h"
 #include "envs/dmc/cheetah.h"
+#include "envs/dmc/finger.h"
+#include "envs/dmc/hopper.h"
+#include "envs/dmc/pendulum.h"
+#include "envs/dmc/point_mass.h"
+#include "envs/dmc/reacher.h"
 #include "envs/dmc/walker.h"
 
 namespace envpool_x {
@@ -25,6 +33,14 @@ void BindDmc(py::module_& m) {
       py::arg("key"));
   BindEnv<DmcCheetah>(m, "DmcCheetah");
   BindEnv<DmcWalker>(m, "DmcWalker");
+  BindEnv<DmcHopper>(m, "DmcHopper");
+  BindEnv<DmcCartpole>(m, "DmcCartpole");
+  BindEnv<DmcPendulum>(m, "DmcPendulum");
+  BindEnv<DmcAcrobot>(m, "DmcAcrobot");
+  BindEnv<DmcPointMass>(m, "DmcPointMass");
+  BindEnv<DmcReacher>(m, "DmcReacher");
+  BindEnv<DmcBallInCup>(m, "DmcBallInCup");
+  BindEnv<DmcFinger>(m, "DmcFinger");
 }
 
 }  // namespace envpool_x

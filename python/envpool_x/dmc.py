@@ -33,6 +33,19 @@ DM_CONTROL_VERSION = "1.0.50"
 DOMAINS: list[tuple[str, str, str, tuple[str, ...]]] = [
     ("cheetah", "Cheetah", "DmcCheetah", ("run",)),
     ("walker", "Walker", "DmcWalker", ("stand", "walk", "run")),
+    ("hopper", "Hopper", "DmcHopper", ("stand", "hop")),
+    (
+        "cartpole",
+        "Cartpole",
+        "DmcCartpole",
+        ("balance", "balance_sparse", "swingup", "swingup_sparse", "two_poles", "three_poles"),
+    ),
+    ("pendulum", "Pendulum", "DmcPendulum", ("swingup",)),
+    ("acrobot", "Acrobot", "DmcAcrobot", ("swingup", "swingup_sparse")),
+    ("point_mass", "PointMass", "DmcPointMass", ("easy", "hard")),
+    ("reacher", "Reacher", "DmcReacher", ("easy", "hard")),
+    ("ball_in_cup", "BallInCup", "DmcBallInCup", ("catch",)),
+    ("finger", "Finger", "DmcFinger", ("spin", "turn_easy", "turn_hard")),
 ]
 
 #: Arguments of a domain's ``get_model_and_assets`` for tasks whose model
