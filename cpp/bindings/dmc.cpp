@@ -12,6 +12,9 @@
 #include "envs/dmc/point_mass.h"
 #include "envs/dmc/reacher.h"
 #include "envs/dmc/walker.h"
+// dmc part B domains.
+#include "envs/dmc/humanoid.h"
+#include "envs/dmc/swimmer.h"
 
 namespace envpool_x {
 
@@ -41,6 +44,9 @@ void BindDmc(py::module_& m) {
   BindEnv<DmcReacher>(m, "DmcReacher");
   BindEnv<DmcBallInCup>(m, "DmcBallInCup");
   BindEnv<DmcFinger>(m, "DmcFinger");
+  // dmc part B domains.
+  BindEnv<DmcHumanoid>(m, "DmcHumanoid");
+  BindEnv<DmcSwimmer>(m, "DmcSwimmer");
 }
 
 }  // namespace envpool_x

@@ -46,6 +46,9 @@ DOMAINS: list[tuple[str, str, str, tuple[str, ...]]] = [
     ("reacher", "Reacher", "DmcReacher", ("easy", "hard")),
     ("ball_in_cup", "BallInCup", "DmcBallInCup", ("catch",)),
     ("finger", "Finger", "DmcFinger", ("spin", "turn_easy", "turn_hard")),
+    # dmc part B domains.
+    ("humanoid", "Humanoid", "DmcHumanoid", ("stand", "walk", "run")),
+    ("swimmer", "Swimmer", "DmcSwimmer", ("swimmer6", "swimmer15")),
 ]
 
 #: Arguments of a domain's ``get_model_and_assets`` for tasks whose model
@@ -53,7 +56,15 @@ DOMAINS: list[tuple[str, str, str, tuple[str, ...]]] = [
 MODEL_ARGS: dict[tuple[str, str], dict[str, Any]] = {
     ("cartpole", "two_poles"): {"num_poles": 2},
     ("cartpole", "three_poles"): {"num_poles": 3},
+    # dmc part B domains.
+    ("swimmer", "swimmer6"): {"n_joints": 6},
+    ("swimmer", "swimmer15"): {"n_joints": 15},
 }
+
+#: Domains whose tasks build their model with another dm_control function
+#: than ``get_model_and_assets`` (called with the task's MODEL_ARGS). It may
+#: return the XML alone, whose assets are then dm_control's ``common.ASSETS``.
+MODEL_FUNCTIONS: dict[str, str] = {}
 
 #: Every dm_control suite task runs this many control steps (checked against
 #: dm_control's own step limit by tests/test_dmc.py).
@@ -95,7 +106,9 @@ def model_key(domain: str, task: str) -> str:
         ImportError: dm-control is not installed.
     """
     module = _import_domain(domain)
-    xml, assets = module.get_model_and_assets(**MODEL_ARGS.get((domain, task), {}))
+    build = getattr(module, MODEL_FUNCTIONS.get(domain, "get_model_and_assets"))
+    built = build(**MODEL_ARGS.get((domain, task), {}))
+    xml, assets = built if isinstance(built, tuple) else (built, module.common.ASSETS)
     xml_bytes = xml.encode() if isinstance(xml, str) else bytes(xml)
     names = sorted(assets)
     data = [a.encode() if isinstance(a, str) else bytes(a) for a in (assets[n] for n in names)]
