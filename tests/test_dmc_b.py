@@ -33,7 +33,13 @@ if not dmc.has_dmc():
 mujoco = pytest.importorskip("mujoco")
 pytest.importorskip("dm_control.suite")
 
-from test_dmc import ATOL, B_DOMAINS, _check_limited_and_rotational, _load  # noqa: E402
+from test_dmc import (  # noqa: E402
+    ATOL,
+    B_DOMAINS,
+    _check_limited_and_rotational,
+    _joint_qpos,
+    _load,
+)
 
 TASKS = [
     (dmc.task_id(prefix, task), domain, task)
@@ -44,23 +50,34 @@ TASKS = [
 IDS = [t[0] for t in TASKS]
 
 #: Tasks whose parity test runs the whole episode; the others run PREFIX steps.
-WHOLE_EPISODE = {"HumanoidWalk-v1", "SwimmerSwimmer6-v1"}
+WHOLE_EPISODE = {
+    "HumanoidWalk-v1",
+    "SwimmerSwimmer6-v1",
+    "FishSwim-v1",
+    "QuadrupedWalk-v1",
+    "ManipulatorBringBall-v1",
+}
 PREFIX = 250
 
 
-def _task_state(domain: str, physics: Any) -> np.ndarray:
+def _task_state(domain: str, task: str, physics: Any) -> np.ndarray:
     """dm_control's per-episode task values that live in the model, in the
     order our envs take them after the integration state."""
     named = physics.named.model
     if domain == "swimmer":
         return np.array(named.geom_pos["target"][:2])
+    if (domain, task) == ("fish", "swim"):
+        return np.array(named.geom_pos["target"])
+    if domain == "manipulator":
+        pos, quat = named.body_pos["target_ball"], named.body_quat["target_ball"]
+        return np.array([pos[0], pos[2], quat[0], quat[2]])
     return np.zeros(0)
 
 
-def _copy_state(ours: Any, domain: str, theirs: Any) -> None:
+def _copy_state(ours: Any, domain: str, task: str, theirs: Any) -> None:
     physics = theirs.physics
     sig = mujoco.mjtState.mjSTATE_INTEGRATION
-    state = np.concatenate([physics.get_state(sig=sig), _task_state(domain, physics)])
+    state = np.concatenate([physics.get_state(sig=sig), _task_state(domain, task, physics)])
     ours._pool.set_state(0, state)
 
 
@@ -85,7 +102,7 @@ def _run(
     theirs.reset()
     if prepare is not None:
         prepare(theirs.physics)
-    _copy_state(ours, domain, theirs)
+    _copy_state(ours, domain, task, theirs)
     assert int(first.step_type[0]) == 0
     stats = {"obs": 0.0, "reward": 0.0, "reward_rel": 0.0, "reward_max": 0.0, "steps": 0}
     while steps is None or stats["steps"] < steps:
@@ -105,7 +122,7 @@ def _run(
         diff = abs(float(ts1.reward[0]) - ts2.reward)
         stats["reward"] = max(stats["reward"], diff)
         stats["reward_max"] = max(stats["reward_max"], ts2.reward)
-        if ts2.reward > 0:
+        if ts2.reward >= np.finfo(np.float32).tiny:  # float32 flushes smaller ones to 0
             stats["reward_rel"] = max(stats["reward_rel"], diff / ts2.reward)
         assert diff <= ATOL, f"{where}: reward {ts1.reward[0]} vs {ts2.reward}"
         if ts2.last():
@@ -162,14 +179,44 @@ def _stand_humanoid(physics: Any) -> None:
         pass
 
 
-@pytest.mark.parametrize("task_id", ["HumanoidStand-v1", "HumanoidWalk-v1", "HumanoidRun-v1"])
-def test_humanoid_parity_standing(task_id: str) -> None:
-    """Random episodes start lying down, where the reward is nearly 0: here
-    from the standing pose with small actions, so standing, upright, control
-    and move terms all count."""
-    stats = _run(task_id, "humanoid", task_id[8:-3].lower(), 2, 60, _stand_humanoid, 0.1)
+def _fish_target_at_mouth(physics: Any) -> None:
+    physics.named.model.geom_pos["target"] = physics.named.data.geom_xpos["mouth"]
+    physics.after_reset()
+
+
+def _ball_in_target(physics: Any) -> None:
+    """dm_control's in-target start: the ball on the target, at rest."""
+    pos, quat = physics.named.model.body_pos["target_ball"], physics.named.model.body_quat
+    angle = 2 * np.arctan2(quat["target_ball", "qy"], quat["target_ball", "qw"])
+    physics.named.data.qpos[["ball_x", "ball_z", "ball_y"]] = pos[0], pos[2], angle
+    physics.named.data.qvel["ball_x"] = 0.0
+    physics.after_reset()
+
+
+#: Starts where random episodes seldom go and the reward's terms all count:
+#: (task, prepare dm_control's reset state, steps, action scale, least max reward).
+REWARDING_STARTS = [
     # At rest the move term is 1/6 for walk and run (1 for stand).
-    assert stats["reward_max"] > 0.15, "the reward terms of a standing body are exercised"
+    ("HumanoidStand-v1", _stand_humanoid, 60, 0.1, 0.9),
+    ("HumanoidWalk-v1", _stand_humanoid, 60, 0.1, 0.15),
+    ("HumanoidRun-v1", _stand_humanoid, 60, 0.1, 0.15),
+    ("FishSwim-v1", _fish_target_at_mouth, 60, 1.0, 0.8),
+    ("ManipulatorBringBall-v1", _ball_in_target, 60, 1.0, 0.9),
+]
+
+
+@pytest.mark.parametrize(
+    "task_id,prepare,steps,scale,least", REWARDING_STARTS, ids=[r[0] for r in REWARDING_STARTS]
+)
+def test_parity_from_rewarding_states(
+    task_id: str, prepare: Callable[[Any], None], steps: int, scale: float, least: float
+) -> None:
+    """Random episodes of these tasks earn rewards near 0 (the humanoid lies
+    down, the fish and the ball are far from their targets); here both start
+    where the reward is high, so its terms are compared where they matter."""
+    domain, task = next((d, t) for i, d, t in TASKS if i == task_id)
+    stats = _run(task_id, domain, task, 2, steps, prepare, scale)
+    assert stats["reward_max"] > least, "the reward's terms are exercised"
     _check_stats(stats)
 
 
@@ -210,9 +257,69 @@ def _check_swimmer(model: Any, states: np.ndarray, task: np.ndarray) -> None:
     assert 0 < near.sum() < len(task) / 2
 
 
+def _check_fish(model: Any, states: np.ndarray, task: np.ndarray) -> None:
+    qpos = states[:, 1 : 1 + model.nq]
+    # The root keeps the model's position; orientation uniform.
+    np.testing.assert_array_equal(qpos[:, :3], np.broadcast_to(model.qpos0[:3], (len(qpos), 3)))
+    _check_free_orientation(qpos, 0)
+    # Tail and fins within 0.2 rad of straight, spread over that range.
+    fins = qpos[:, 7:]
+    assert fins.shape[1] == 7
+    assert np.all(np.abs(fins) <= 0.2) and np.all(np.ptp(fins, axis=0) > 0.2)
+    if task.shape[1]:  # swim: a target in a 0.8 x 0.8 x 0.2 box
+        lo, hi = np.array([-0.4, -0.4, 0.1]), np.array([0.4, 0.4, 0.3])
+        assert np.all((task >= lo) & (task <= hi))
+        assert np.all(np.ptp(task, axis=0) > (hi - lo) / 2)
+
+
+def _check_quadruped(model: Any, states: np.ndarray, task: np.ndarray) -> None:
+    qpos = states[:, 1 : 1 + model.nq]
+    # Root at x = y = 0, orientation uniform, at the lowest 1 cm step of
+    # height without contact: 1 cm lower there is one.
+    assert np.all(qpos[:, :2] == 0.0)
+    _check_free_orientation(qpos, 0)
+    assert np.all(qpos[:, 7:] == model.qpos0[7:]), "joints at the model's pose"
+    heights = qpos[:, 2]
+    assert np.all(heights > 0) and np.ptp(heights) > 0.05
+    for s in states:
+        assert _ncon(model, s) == 0
+        lower = s.copy()
+        lower[3] -= 0.01
+        assert _ncon(model, lower) > 0, "not the lowest non-contacting height"
+
+
+def _check_manipulator(model: Any, states: np.ndarray, task: np.ndarray) -> None:
+    qpos = states[:, 1 : 1 + model.nq]
+    qvel = states[:, 1 + model.nq : 1 + model.nq + model.nv]
+    # Arm joints uniform in their range (unlimited ones in [-pi, pi]); the
+    # finger copies the thumb.
+    for name in ("arm_root", "arm_shoulder", "arm_elbow", "arm_wrist", "thumb", "thumbtip"):
+        j = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_JOINT, name)
+        lo, hi = model.jnt_range[j] if model.jnt_limited[j] else (-np.pi, np.pi)
+        values = qpos[:, model.jnt_qposadr[j]]
+        assert np.all((values >= lo) & (values <= hi)), name
+        assert np.ptp(values) > (hi - lo) / 4, f"{name} not randomised"
+    finger, thumb = _joint_qpos(model, "finger"), _joint_qpos(model, "thumb")
+    np.testing.assert_array_equal(qpos[:, finger], qpos[:, thumb])
+    # Target: x in [-0.4, 0.4], z in [0.1, 0.4], a unit (w, y) rotation.
+    assert np.all(np.abs(task[:, 0]) <= 0.4)
+    assert np.all((task[:, 1] >= 0.1) & (task[:, 1] <= 0.4))
+    np.testing.assert_allclose(np.hypot(task[:, 2], task[:, 3]), 1.0, atol=1e-12)
+    # Most balls start anywhere, thrown sideways; some in the target.
+    ball = qpos[:, [_joint_qpos(model, "ball_x"), _joint_qpos(model, "ball_z")]]
+    ball_x_dof = model.jnt_dofadr[mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_JOINT, "ball_x")]
+    thrown = qvel[:, ball_x_dof] != 0
+    in_target = np.all(ball == task[:, :2], axis=1)
+    assert thrown.sum() > len(qpos) / 2 and in_target.sum() >= 1
+    assert all(_ncon(model, s) == 0 for s in states)
+
+
 INITIAL_STATE_CHECKS: dict[str, Callable[[Any, np.ndarray, np.ndarray], None]] = {
     "humanoid": _check_humanoid,
     "swimmer": _check_swimmer,
+    "fish": _check_fish,
+    "quadruped": _check_quadruped,
+    "manipulator": _check_manipulator,
 }
 
 

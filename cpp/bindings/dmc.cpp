@@ -13,7 +13,10 @@
 #include "envs/dmc/reacher.h"
 #include "envs/dmc/walker.h"
 // dmc part B domains.
+#include "envs/dmc/fish.h"
 #include "envs/dmc/humanoid.h"
+#include "envs/dmc/manipulator.h"
+#include "envs/dmc/quadruped.h"
 #include "envs/dmc/swimmer.h"
 
 namespace envpool_x {
@@ -47,6 +50,9 @@ void BindDmc(py::module_& m) {
   // dmc part B domains.
   BindEnv<DmcHumanoid>(m, "DmcHumanoid");
   BindEnv<DmcSwimmer>(m, "DmcSwimmer");
+  BindEnv<DmcFish>(m, "DmcFish");
+  BindEnv<DmcQuadruped>(m, "DmcQuadruped");
+  BindEnv<DmcManipulator>(m, "DmcManipulator");
 }
 
 }  // namespace envpool_x

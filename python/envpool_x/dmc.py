@@ -49,22 +49,33 @@ DOMAINS: list[tuple[str, str, str, tuple[str, ...]]] = [
     # dmc part B domains.
     ("humanoid", "Humanoid", "DmcHumanoid", ("stand", "walk", "run")),
     ("swimmer", "Swimmer", "DmcSwimmer", ("swimmer6", "swimmer15")),
+    ("fish", "Fish", "DmcFish", ("upright", "swim")),
+    ("quadruped", "Quadruped", "DmcQuadruped", ("walk", "run")),
+    ("manipulator", "Manipulator", "DmcManipulator", ("bring_ball",)),
 ]
 
-#: Arguments of a domain's ``get_model_and_assets`` for tasks whose model
-#: dm_control builds in Python (all others use the defaults).
+#: Arguments of a domain's ``get_model_and_assets`` (or its MODEL_FUNCTIONS
+#: entry) for tasks whose model dm_control builds in Python (all others use
+#: the defaults).
 MODEL_ARGS: dict[tuple[str, str], dict[str, Any]] = {
     ("cartpole", "two_poles"): {"num_poles": 2},
     ("cartpole", "three_poles"): {"num_poles": 3},
     # dmc part B domains.
     ("swimmer", "swimmer6"): {"n_joints": 6},
     ("swimmer", "swimmer15"): {"n_joints": 15},
+    # quadruped's walk/run floor: its time limit (20 s) times the task's speed.
+    ("quadruped", "walk"): {"floor_size": 10.0},
+    ("quadruped", "run"): {"floor_size": 100},
+    ("manipulator", "bring_ball"): {"use_peg": False, "insert": False},
 }
 
 #: Domains whose tasks build their model with another dm_control function
 #: than ``get_model_and_assets`` (called with the task's MODEL_ARGS). It may
 #: return the XML alone, whose assets are then dm_control's ``common.ASSETS``.
-MODEL_FUNCTIONS: dict[str, str] = {}
+MODEL_FUNCTIONS: dict[str, str] = {
+    "quadruped": "make_model",
+    "manipulator": "make_model",
+}
 
 #: Every dm_control suite task runs this many control steps (checked against
 #: dm_control's own step limit by tests/test_dmc.py).
