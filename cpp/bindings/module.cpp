@@ -7,6 +7,7 @@ void BindTesting(py::module_& m);
 void BindToyText(py::module_& m);
 void BindAtari(py::module_& m);   // cpp/bindings/atari.cpp, with ENVPOOL_X_ATARI
 void BindMujoco(py::module_& m);  // cpp/bindings/mujoco.cpp, with ENVPOOL_X_MUJOCO
+void BindDmc(py::module_& m);     // cpp/bindings/dmc.cpp, with ENVPOOL_X_MUJOCO
 void BindXla(py::module_& m);     // cpp/bindings/xla.cpp, when XLA's FFI headers were found
 }  // namespace envpool_x
 
@@ -21,6 +22,7 @@ PYBIND11_MODULE(_core, m) {
 #endif
 #ifdef ENVPOOL_X_WITH_MUJOCO
   envpool_x::BindMujoco(m);
+  envpool_x::BindDmc(m);
 #endif
 #ifdef ENVPOOL_X_WITH_XLA
   envpool_x::BindXla(m);

@@ -197,3 +197,9 @@ if hasattr(_core, "mujoco_version"):
     from envpool_x.mujoco import register_mujoco_tasks
 
     register_mujoco_tasks()
+
+# ---- dmc: the DeepMind Control suite (models from the dm-control package) ---
+if hasattr(_core, "dmc_add_model"):
+    from envpool_x.dmc import register_dmc_tasks
+
+    register_dmc_tasks()

@@ -151,7 +151,11 @@ class EnvSpec:
         if len(obs) == 1 and obs[0]["name"] == "obs":
             self.observation_space: spaces.Space[Any] = _space(obs[0])
         else:
-            self.observation_space = spaces.Dict({o["name"]: _space(o) for o in obs})
+            # An OrderedDict keeps the env's field order (gymnasium sorts a plain
+            # dict's keys); dm_control and EnvPool list the fields in task order.
+            self.observation_space = spaces.Dict(
+                collections.OrderedDict((o["name"], _space(o)) for o in obs)
+            )
         # The array form, as the engine returns it (dm_env keeps this one).
         self.array_observation_space = self.observation_space
         self.obs_tuple = entry.obs_tuple

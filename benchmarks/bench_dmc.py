@@ -1,0 +1,138 @@
+"""DeepMind Control throughput (CheetahRun-v1, WalkerWalk-v1), side by side, in one run.
+
+Runners per task, measured interleaved (A B A B ...), random actions:
+
+  envpool_x async: 16 envs, batch 8; envpool_x sync: 8 envs
+  envpool 1.2.5 with the same configs (when installed)
+  dm_control: the suite's own environment (``suite.load``) stepped in a Python
+      loop, one env, resetting when an episode ends (what a user of dm_control
+      runs without a vectoriser)
+  raw: our env stepped by one thread in a plain C++ loop (the single-thread rate
+      that parallel efficiency is measured against).
+
+Usage: python benchmarks/bench_dmc.py [--quick] [--threads 2] [--tasks CheetahRun-v1 WalkerWalk-v1]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+import warnings
+from pathlib import Path
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+os.environ.setdefault("MUJOCO_GL", "disable")  # dm_control: no rendering
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_classic import cpu_name, version, write_section  # noqa: E402
+
+from envpool_x import bench, dmc, make_spec  # noqa: E402
+
+
+def dm_control_runner(task: str) -> bench.Runner | None:
+    """dm_control's own env of ``task`` in a Python loop, or None without dm_control."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            from dm_control import suite
+    except ImportError:
+        return None
+    domain, name = next(
+        (d, t) for d, p, _, tasks in dmc.DOMAINS for t in tasks if dmc.task_id(p, t) == task
+    )
+    env = suite.load(domain, name, task_kwargs={"random": 0})
+    acts = [a.astype("float64") for a in bench._actions(make_spec(task).action_space, 1, 64)]
+    env.reset()
+
+    def run(n: int) -> int:
+        for i in range(n):
+            if env.step(acts[i % 64][0]).last():
+                env.reset()
+        return n
+
+    return bench.Runner("dm_control Python loop, 1 env", run)
+
+
+def bench_task(task: str, threads: int, steps: int, rounds: int) -> list[str]:
+    runners = [
+        bench.envpool_x_runner(task, 16, 8, threads, "envpool_x async 16/b8"),
+        bench.envpool_x_runner(task, 8, 8, threads, "envpool_x sync 8"),
+    ]
+    for n, b in ((16, 8), (8, 8)):
+        peer = bench.envpool_runner(task, n, b, threads)
+        if peer is not None:
+            peer.name = f"envpool {n}/b{b}"
+            runners.append(peer)
+    loop = dm_control_runner(task)
+    if loop is not None:
+        runners.append(loop)
+    raw = bench.raw_runner(task, 1)
+    runners.append(raw)
+    try:
+        bench.measure(runners, steps, rounds=rounds, progress=False)
+    finally:
+        for r in runners:
+            r.close()
+    raw_rate = raw.steps_per_s
+    rate = {r.name: r.steps_per_s for r in runners}
+    lines = [
+        f"### {task}",
+        "",
+        "| runner | steps/s | of 2x raw |",
+        "|---|---:|---:|",
+    ]
+    for r in runners:
+        lines.append(f"| {r.name} | {rate[r.name]:,.0f} | {rate[r.name] / (2 * raw_rate):.0%} |")
+    lines.append("")
+    ours_async, ours_sync = rate["envpool_x async 16/b8"], rate["envpool_x sync 8"]
+    ratios = []
+    if "envpool 16/b8" in rate:
+        ratios.append(f"async {ours_async / rate['envpool 16/b8']:.2f}x envpool")
+        ratios.append(f"sync {ours_sync / rate['envpool 8/b8']:.2f}x envpool")
+    if loop is not None:
+        ratios.append(f"sync {ours_sync / rate[loop.name]:.1f}x dm_control's loop")
+    lines.append(f"Ratios: {', '.join(ratios)}.")
+    lines.append("")
+    return lines
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--tasks", nargs="+", default=["CheetahRun-v1", "WalkerWalk-v1"])
+    parser.add_argument("--out", default=str(Path(__file__).with_name("RESULTS.md")))
+    parser.add_argument("--section", default="DeepMind Control")
+    parser.add_argument("--note", default="", help="a line about the machine's load")
+    args = parser.parse_args()
+    steps = 2_000 if args.quick else 20_000
+    t0 = time.time()
+    body: list[str] = []
+    for task in args.tasks:
+        body += bench_task(task, args.threads, steps, 1 if args.quick else args.rounds)
+    lines = [
+        f"## {args.section}",
+        "",
+        f"- Command: `python {' '.join([Path(sys.argv[0]).as_posix(), *sys.argv[1:]])}`",
+        f"- Date: {time.strftime('%Y-%m-%d')}; {time.time() - t0:.0f} s",
+        f"- Machine: {os.cpu_count()} CPUs, {cpu_name()}",
+        f"- Versions: envpool_x {version('envpool-x')}, envpool {version('envpool')}, "
+        f"dm-control {version('dm-control')}, mujoco {version('mujoco')}",
+        f"- num_threads = {args.threads}; env steps (n_sub_steps MuJoCo steps each: 1 for "
+        "cheetah, 10 for walker); median of interleaved rounds. `of 2x raw`: steps/s / (2 x "
+        "the single-thread C++ loop of the same env), the parallel efficiency on 2 threads.",
+        *([f"- {args.note}"] if args.note else []),
+        "",
+        *body,
+    ]
+    md = "\n".join(lines)
+    write_section(Path(args.out), args.section, md)
+    print(md)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,58 @@
+// DeepMind Control suite pools (built with ENVPOOL_X_MUJOCO): one pool class
+// per domain, the task chosen by the "task_name" key, the model by "model"
+// (a key Python registers with dmc_add_model before making a pool).
+#include "bindings/pool_binding.h"
+#include "envs/dmc/acrobot.h"
+#include "envs/dmc/ball_in_cup.h"
+#include "envs/dmc/cartpole.h"
+#include "envs/dmc/cheetah.h"
+#include "envs/dmc/finger.h"
+#include "envs/dmc/hopper.h"
+#include "envs/dmc/pendulum.h"
+#include "envs/dmc/point_mass.h"
+#include "envs/dmc/reacher.h"
+#include "envs/dmc/walker.h"
+// dmc part B domains.
+#include "envs/dmc/fish.h"
+#include "envs/dmc/humanoid.h"
+#include "envs/dmc/manipulator.h"
+#include "envs/dmc/quadruped.h"
+#include "envs/dmc/swimmer.h"
+
+namespace envpool_x {
+
+void BindDmc(py::module_& m) {
+  m.def(
+      "dmc_add_model",
+      [](const std::string& key, const py::bytes& xml, std::vector<std::string> asset_names,
+         const std::vector<py::bytes>& asset_data) {
+        std::vector<std::string> data;
+        data.reserve(asset_data.size());
+        for (const py::bytes& b : asset_data) data.emplace_back(b);
+        dmc::ModelRegistry::Get().Add(key, std::string(xml), std::move(asset_names),
+                                      std::move(data));
+      },
+      py::arg("key"), py::arg("xml"), py::arg("asset_names"), py::arg("asset_data"),
+      "Registers a dm_control model (XML and asset files) under `key` for the dmc pools.");
+  m.def(
+      "dmc_has_model", [](const std::string& key) { return dmc::ModelRegistry::Get().Has(key); },
+      py::arg("key"));
+  BindEnv<DmcCheetah>(m, "DmcCheetah");
+  BindEnv<DmcWalker>(m, "DmcWalker");
+  BindEnv<DmcHopper>(m, "DmcHopper");
+  BindEnv<DmcCartpole>(m, "DmcCartpole");
+  BindEnv<DmcPendulum>(m, "DmcPendulum");
+  BindEnv<DmcAcrobot>(m, "DmcAcrobot");
+  BindEnv<DmcPointMass>(m, "DmcPointMass");
+  BindEnv<DmcReacher>(m, "DmcReacher");
+  BindEnv<DmcBallInCup>(m, "DmcBallInCup");
+  BindEnv<DmcFinger>(m, "DmcFinger");
+  // dmc part B domains.
+  BindEnv<DmcHumanoid>(m, "DmcHumanoid");
+  BindEnv<DmcSwimmer>(m, "DmcSwimmer");
+  BindEnv<DmcFish>(m, "DmcFish");
+  BindEnv<DmcQuadruped>(m, "DmcQuadruped");
+  BindEnv<DmcManipulator>(m, "DmcManipulator");
+}
+
+}  // namespace envpool_x

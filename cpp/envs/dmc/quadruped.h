@@ -1,0 +1,166 @@
+// dm_control suite: quadruped (tasks: walk, run), as dm_control 1.0.50's
+// quadruped.py. Its walk/run model is dm_control's make_model(floor_size=...):
+// no terrain, rangefinders, walls or ball, generated in Python at make time.
+#pragma once
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "envs/dmc/dmc_env.h"
+
+namespace envpool_x {
+
+class DmcQuadruped : public dmc::DmcEnvBase {
+ public:
+  static constexpr const char* kName = "DmcQuadruped";
+
+  static Config DefaultConfig() { return dmc::BaseConfig("walk"); }
+
+  static EnvSpec Spec(const Config& config) {
+    DesiredSpeed(config.String("task_name"));
+    auto m = dmc::ModelRegistry::Get().Load(config.String("model")).model;
+    const int hinges = static_cast<int>(JointsOfType(m.get(), mjJNT_HINGE).size());
+    EnvSpec spec;
+    spec.obs.push_back(dmc::ObsF64("egocentric_state", {2 * hinges + m->na}));
+    spec.obs.push_back(dmc::ObsF64("torso_velocity", {3}));
+    spec.obs.push_back(dmc::ObsF64("torso_upright", {}));
+    spec.obs.push_back(dmc::ObsF64("imu", {SensorDim(m.get(), kImuSensors)}));
+    spec.obs.push_back(dmc::ObsF64("force_torque", {SensorDim(m.get(), kForceTorqueSensors)}));
+    spec.action = mujoco_detail::CtrlRangeAction(m.get());
+    spec.reward_low = 0.0;
+    spec.reward_high = 1.0;
+    return spec;
+  }
+
+  explicit DmcQuadruped(const Config& config)
+      : DmcEnvBase(config, kControlTimestep, /*own_model=*/false),
+        desired_speed_(DesiredSpeed(config.String("task_name"))),
+        torso_(Id(mjOBJ_BODY, "torso")),
+        root_qpos_(JointQpos("root")),
+        velocimeter_adr_(SensorAdr("velocimeter")),
+        hinges_(JointsOfType(model_, mjJNT_HINGE)) {
+    for (int s = 0; s < model_->nsensor; ++s) {
+      const int type = model_->sensor_type[s];
+      if (type == mjSENS_GYRO || type == mjSENS_ACCELEROMETER) imu_.push_back(s);
+      if (type == mjSENS_FORCE || type == mjSENS_TORQUE) force_torque_.push_back(s);
+    }
+  }
+
+  void Reset(Rng& rng, const StepOutput& out) {
+    PhysicsReset();
+    double orientation[4];
+    double n2 = 0;
+    for (double& q : orientation) {
+      q = rng.Normal();
+      n2 += q * q;
+    }
+    const double n = std::sqrt(n2);
+    for (double& q : orientation) q /= n;
+    FindNonContactingHeight(orientation);
+    AfterReset();
+    WriteObs(out);
+  }
+
+  void Step(const void* action, Rng& /*rng*/, const StepOutput& out) {
+    const bool ok = ControlStep(action);
+    WriteObs(out);
+    if (!ok) return EndOnPhysicsError(out);
+    const double move = dmc::Tolerance(data_->sensordata[velocimeter_adr_], desired_speed_,
+                                       INFINITY, desired_speed_, dmc::Sigmoid::kLinear, 0.5);
+    // Upright: 1 with the torso's z axis up, falling linearly to 0 upside down.
+    const double upright =
+        dmc::Tolerance(TorsoUpright(), 1.0, INFINITY, 2.0, dmc::Sigmoid::kLinear, 0.0);
+    *out.reward = static_cast<float>(upright * move);
+    *out.terminated = false;
+  }
+
+ private:
+  static constexpr double kControlTimestep = 0.02;
+  static constexpr int kImuSensors = 0;
+  static constexpr int kForceTorqueSensors = 1;
+  static constexpr int kMaxAttempts = 10000;
+
+  static double DesiredSpeed(const std::string& task) {
+    if (task == "walk") return 0.5;
+    if (task == "run") return 5;
+    throw ValueError("quadruped has no task '" + task + "' (tasks: walk, run)");
+  }
+
+  static std::vector<int> JointsOfType(const mjModel* m, int type) {
+    std::vector<int> ids;
+    for (int j = 0; j < m->njnt; ++j) {
+      if (m->jnt_type[j] == type) ids.push_back(j);
+    }
+    return ids;
+  }
+
+  // Values of the IMU (gyro, accelerometer) or force/torque sensors.
+  static int SensorDim(const mjModel* m, int group) {
+    int dim = 0;
+    for (int s = 0; s < m->nsensor; ++s) {
+      const int type = m->sensor_type[s];
+      const bool imu = type == mjSENS_GYRO || type == mjSENS_ACCELEROMETER;
+      const bool ft = type == mjSENS_FORCE || type == mjSENS_TORQUE;
+      if (group == kImuSensors ? imu : ft) dim += m->sensor_dim[s];
+    }
+    return dim;
+  }
+
+  // dm_control's _find_non_contacting_height at x = y = 0: from z = 0 up in
+  // 1 cm steps, each try a fresh reset with the root placed, until nothing
+  // touches.
+  void FindNonContactingHeight(const double* orientation) {
+    double z = 0.0;
+    for (int attempt = 1;; ++attempt) {
+      PhysicsReset();
+      double* root = data_->qpos + root_qpos_;
+      root[0] = 0.0;
+      root[1] = 0.0;
+      root[2] = z;
+      for (int k = 0; k < 4; ++k) root[3 + k] = orientation[k];
+      AfterReset();
+      if (data_->ncon == 0) return;
+      z += 0.01;
+      if (attempt > kMaxAttempts) {
+        throw std::runtime_error(
+            "quadruped: no non-contacting height found for the drawn orientation");
+      }
+    }
+  }
+
+  double TorsoUpright() const { return data_->xmat[9 * torso_ + 8]; }
+
+  void WriteObs(const StepOutput& out) const {
+    // Hinge angles, hinge velocities, actuator activations.
+    double* ego = out.Obs<double>(0);
+    for (int j : hinges_) *ego++ = data_->qpos[model_->jnt_qposadr[j]];
+    for (int j : hinges_) *ego++ = data_->qvel[model_->jnt_dofadr[j]];
+    for (int i = 0; i < model_->na; ++i) *ego++ = data_->act[i];
+    std::memcpy(out.Obs<double>(1), data_->sensordata + velocimeter_adr_, sizeof(double) * 3);
+    *out.Obs<double>(2) = TorsoUpright();
+    double* imu = out.Obs<double>(3);
+    for (int s : imu_) {
+      for (int k = 0; k < model_->sensor_dim[s]; ++k) {
+        *imu++ = data_->sensordata[model_->sensor_adr[s] + k];
+      }
+    }
+    // Force/torque readings squashed with asinh.
+    double* ft = out.Obs<double>(4);
+    for (int s : force_torque_) {
+      for (int k = 0; k < model_->sensor_dim[s]; ++k) {
+        *ft++ = std::asinh(data_->sensordata[model_->sensor_adr[s] + k]);
+      }
+    }
+  }
+
+  double desired_speed_;
+  int torso_;
+  int root_qpos_;
+  int velocimeter_adr_;
+  std::vector<int> hinges_;
+  std::vector<int> imu_;
+  std::vector<int> force_torque_;
+};
+
+}  // namespace envpool_x

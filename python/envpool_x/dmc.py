@@ -1,0 +1,155 @@
+"""The DeepMind Control suite tasks, stepped in C++ on MuJoCo's C API.
+
+Ids follow EnvPool: ``<Domain><Task>-v1`` in CamelCase, e.g. ``CheetahRun-v1``,
+``WalkerWalk-v1``, ``CartpoleBalanceSparse-v1``. Every task runs 1000 steps (its
+dm_control time limit divided by its control timestep).
+
+The models are dm_control's own: at make time the task's model XML and asset
+files come from the installed ``dm-control`` package (its
+``get_model_and_assets()``, which for cartpole with several poles builds the
+XML in Python) and are handed to C++, which compiles them from memory. Nothing
+of dm_control is copied into envpool_x; install it with ``pip install
+"envpool-x[dmc]"``.
+
+Observations are dm_control's named fields: ``make_dm`` gives them in the
+TimeStep's observation (with ``env_id`` and ``elapsed_step``), ``make_gym`` /
+``make_gymnasium`` as a ``Dict`` observation of the same fields, as EnvPool.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import importlib
+import warnings
+from typing import Any
+
+from envpool_x import _core
+
+#: The dm-control release whose tasks these reproduce (its suite is the test oracle).
+DM_CONTROL_VERSION = "1.0.50"
+
+#: (dm_control domain, id prefix, C++ pool, tasks) in registration order.
+DOMAINS: list[tuple[str, str, str, tuple[str, ...]]] = [
+    ("cheetah", "Cheetah", "DmcCheetah", ("run",)),
+    ("walker", "Walker", "DmcWalker", ("stand", "walk", "run")),
+    ("hopper", "Hopper", "DmcHopper", ("stand", "hop")),
+    (
+        "cartpole",
+        "Cartpole",
+        "DmcCartpole",
+        ("balance", "balance_sparse", "swingup", "swingup_sparse", "two_poles", "three_poles"),
+    ),
+    ("pendulum", "Pendulum", "DmcPendulum", ("swingup",)),
+    ("acrobot", "Acrobot", "DmcAcrobot", ("swingup", "swingup_sparse")),
+    ("point_mass", "PointMass", "DmcPointMass", ("easy", "hard")),
+    ("reacher", "Reacher", "DmcReacher", ("easy", "hard")),
+    ("ball_in_cup", "BallInCup", "DmcBallInCup", ("catch",)),
+    ("finger", "Finger", "DmcFinger", ("spin", "turn_easy", "turn_hard")),
+    # dmc part B domains.
+    ("humanoid", "Humanoid", "DmcHumanoid", ("stand", "walk", "run")),
+    ("swimmer", "Swimmer", "DmcSwimmer", ("swimmer6", "swimmer15")),
+    ("fish", "Fish", "DmcFish", ("upright", "swim")),
+    ("quadruped", "Quadruped", "DmcQuadruped", ("walk", "run")),
+    ("manipulator", "Manipulator", "DmcManipulator", ("bring_ball",)),
+]
+
+#: Arguments of a domain's ``get_model_and_assets`` (or its MODEL_FUNCTIONS
+#: entry) for tasks whose model dm_control builds in Python (all others use
+#: the defaults).
+MODEL_ARGS: dict[tuple[str, str], dict[str, Any]] = {
+    ("cartpole", "two_poles"): {"num_poles": 2},
+    ("cartpole", "three_poles"): {"num_poles": 3},
+    # dmc part B domains.
+    ("swimmer", "swimmer6"): {"n_joints": 6},
+    ("swimmer", "swimmer15"): {"n_joints": 15},
+    # quadruped's walk/run floor: its time limit (20 s) times the task's speed.
+    ("quadruped", "walk"): {"floor_size": 10.0},
+    ("quadruped", "run"): {"floor_size": 100},
+    ("manipulator", "bring_ball"): {"use_peg": False, "insert": False},
+}
+
+#: Domains whose tasks build their model with another dm_control function
+#: than ``get_model_and_assets`` (called with the task's MODEL_ARGS). It may
+#: return the XML alone, whose assets are then dm_control's ``common.ASSETS``.
+MODEL_FUNCTIONS: dict[str, str] = {
+    "quadruped": "make_model",
+    "manipulator": "make_model",
+}
+
+#: Every dm_control suite task runs this many control steps (checked against
+#: dm_control's own step limit by tests/test_dmc.py).
+EPISODE_STEPS = 1000
+
+
+def has_dmc() -> bool:
+    """Return True if this build of envpool_x includes the DeepMind Control tasks."""
+    return hasattr(_core, "dmc_add_model")
+
+
+def task_id(prefix: str, task: str) -> str:
+    """EnvPool's id of a task, e.g. ``("Cartpole", "balance_sparse")`` gives
+    ``"CartpoleBalanceSparse-v1"``."""
+    return prefix + "".join(word.capitalize() for word in task.split("_")) + "-v1"
+
+
+def _import_domain(domain: str) -> Any:
+    """dm_control's module of ``domain``; an ImportError that says what to install."""
+    try:
+        with warnings.catch_warnings():
+            # dm_control probes for a display (GLFW) on import; we never render.
+            warnings.simplefilter("ignore")
+            return importlib.import_module(f"dm_control.suite.{domain}")
+    except ImportError as e:
+        raise ImportError(
+            "the DeepMind Control tasks load their models from the dm-control package, "
+            f"which could not be imported ({e}): "
+            f'pip install "envpool-x[dmc]" (dm-control=={DM_CONTROL_VERSION})'
+        ) from e
+
+
+@functools.cache
+def model_key(domain: str, task: str) -> str:
+    """Register the model of ``domain``/``task`` with the C++ core (once per
+    process) and return its key: the domain and a hash of the XML and assets.
+
+    Raises:
+        ImportError: dm-control is not installed.
+    """
+    module = _import_domain(domain)
+    build = getattr(module, MODEL_FUNCTIONS.get(domain, "get_model_and_assets"))
+    built = build(**MODEL_ARGS.get((domain, task), {}))
+    xml, assets = built if isinstance(built, tuple) else (built, module.common.ASSETS)
+    xml_bytes = xml.encode() if isinstance(xml, str) else bytes(xml)
+    names = sorted(assets)
+    data = [a.encode() if isinstance(a, str) else bytes(a) for a in (assets[n] for n in names)]
+    digest = hashlib.sha256(xml_bytes)
+    for name, content in zip(names, data, strict=True):
+        digest.update(name.encode())
+        digest.update(content)
+    key = f"{domain}@{digest.hexdigest()[:16]}"
+    _core.dmc_add_model(key, xml_bytes, names, data)
+    return key
+
+
+def _resolver(domain: str) -> Any:
+    def resolve(config: dict[str, Any]) -> None:
+        config["model"] = model_key(domain, str(config["task_name"]))
+
+    return resolve
+
+
+def register_dmc_tasks() -> None:
+    """Register ``<Domain><Task>-v1`` for every DeepMind Control task of this build."""
+    from envpool_x.registration import register
+
+    for domain, prefix, pool, tasks in DOMAINS:
+        for task in tasks:
+            register(
+                task_id(prefix, task),
+                pool,
+                "dmc",
+                EPISODE_STEPS,
+                resolve=_resolver(domain),
+                task_name=task,
+            )
