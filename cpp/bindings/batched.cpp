@@ -104,16 +104,20 @@ std::unique_ptr<ImportedTensor> TakeCapsule(const py::handle& obj, bool pass_str
                                             uintptr_t stream) {
   py::object fn = obj.attr("__dlpack__");
   py::object capsule;
-  py::dict kwargs;
-  // DLPack: 1 is the legacy default stream (0 is ambiguous and not allowed).
-  if (pass_stream) kwargs["stream"] = py::int_(stream == 0 ? 1 : stream);
+  auto kwargs = [&](bool with_version) {
+    py::dict d;
+    // DLPack: 1 is the legacy default stream (0 is ambiguous and not allowed).
+    if (pass_stream) d["stream"] = py::int_(stream == 0 ? 1 : stream);
+    if (with_version) {
+      d["max_version"] = py::make_tuple(dlpack::kMajorVersion, dlpack::kMinorVersion);
+    }
+    return d;
+  };
   try {
-    py::dict with_version = kwargs;
-    with_version["max_version"] = py::make_tuple(dlpack::kMajorVersion, dlpack::kMinorVersion);
-    capsule = fn(**with_version);
+    capsule = fn(**kwargs(true));
   } catch (py::error_already_set& e) {
     if (!e.matches(PyExc_TypeError)) throw;
-    capsule = fn(**kwargs);  // a producer without max_version
+    capsule = fn(**kwargs(false));  // a producer from before DLPack 1.0
   }
   PyObject* cap = capsule.ptr();
   if (!PyCapsule_CheckExact(cap)) {
@@ -406,7 +410,10 @@ class PyBatchedPool {
     for (const OutputField& f : pool_->fields()) names_.push_back(f.name);
   }
 
-  py::tuple Step(const py::object& action, const py::object& env_id, uintptr_t stream) {
+  // check_host_values=false (tests only) sends host actions unchecked to the
+  // kernel body, to exercise the errors it records for device tensors.
+  py::tuple Step(const py::object& action, const py::object& env_id, uintptr_t stream,
+                 bool check_host_values) {
     std::vector<int32_t> ids;
     const bool have_ids = Ids(env_id, &ids);
     const int64_t n = have_ids ? static_cast<int64_t>(ids.size()) : pool_->options().num_envs;
@@ -429,7 +436,7 @@ class PyBatchedPool {
       in.data = imported->data();
       in.on_host = on_host;
     }
-    if (in.on_host) {
+    if (in.on_host && check_host_values) {
       CheckHostValues(in.data, in.type, n, pool_->num_actions(), have_ids ? &ids : nullptr);
     }
     Result r = pool_->Step(in, have_ids ? &ids : nullptr, stream);
@@ -636,7 +643,7 @@ void BindBatched(py::module_& m) {
            py::arg("max_episode_steps"), py::arg("autoreset_mode"), py::arg("seed"),
            py::arg("device"), py::arg("device_id") = 0, py::arg("copy_results") = true)
       .def("step", &PyBatchedPool::Step, py::arg("action"), py::arg("env_id") = py::none(),
-           py::arg("stream") = 0)
+           py::arg("stream") = 0, py::arg("check_host_values") = true)
       .def("reset", &PyBatchedPool::Reset, py::arg("env_id") = py::none(),
            py::arg("seed") = py::none(), py::arg("stream") = 0)
       .def("reset_masked", &PyBatchedPool::ResetMasked, py::arg("env_id"),
