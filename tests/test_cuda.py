@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import CLASSIC_TASKS
 
 import envpool_x
+from conftest import CLASSIC_TASKS
 from envpool_x.device import cuda_status
 
 HAVE_GPU, WHY = cuda_status()

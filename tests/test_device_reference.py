@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import CLASSIC_TASKS
 
 import envpool_x
+from conftest import CLASSIC_TASKS
 from envpool_x import _core
 
 MODES = ["next_step", "same_step", "disabled"]
@@ -243,7 +243,10 @@ def test_kernel_records_bad_device_actions():
 
 def test_kernel_records_steps_of_finished_envs_in_disabled_mode():
     env = envpool_x.make_gymnasium(
-        "CartPole-v1", num_envs=2, device="cpu-reference", autoreset_mode="disabled",
+        "CartPole-v1",
+        num_envs=2,
+        device="cpu-reference",
+        autoreset_mode="disabled",
         max_episode_steps=2,
     )
     env.reset()

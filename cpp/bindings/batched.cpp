@@ -134,8 +134,7 @@ std::unique_ptr<ImportedTensor> TakeCapsule(const py::handle& obj, bool pass_str
       // Not ours to use; the capsule keeps ownership and frees it.
       throw ValueError("the action's DLPack tensor has ABI version " +
                        std::to_string(t->version.major) + "." + std::to_string(t->version.minor) +
-                       "; this build reads major version " +
-                       std::to_string(dlpack::kMajorVersion));
+                       "; this build reads major version " + std::to_string(dlpack::kMajorVersion));
     }
     PyCapsule_SetName(cap, dlpack::kUsedVersionedCapsuleName);
     return std::make_unique<ImportedTensor>(nullptr, t);
@@ -206,9 +205,8 @@ void CheckHostValues(const void* data, ActionType type, int64_t n, int num_actio
         int64_t v = type == ActionType::kInt64 ? static_cast<const int64_t*>(data)[k]
                                                : static_cast<const int32_t*>(data)[k];
         if (v < 0 || v >= num_actions) {
-          throw ValueError("action " + std::to_string(v) + " for env " +
-                           std::to_string(env_of(k)) + " is out of range [0, " +
-                           std::to_string(num_actions) + ")");
+          throw ValueError("action " + std::to_string(v) + " for env " + std::to_string(env_of(k)) +
+                           " is out of range [0, " + std::to_string(num_actions) + ")");
         }
         break;
       }
@@ -490,7 +488,8 @@ class PyBatchedPool {
     std::vector<double> s = pool_->GetState(env, stream);
     return py::array_t<double>(static_cast<py::ssize_t>(s.size()), s.data());
   }
-  void SetState(int64_t env, const py::array_t<double, py::array::c_style | py::array::forcecast>& a,
+  void SetState(int64_t env,
+                const py::array_t<double, py::array::c_style | py::array::forcecast>& a,
                 uintptr_t stream) {
     pool_->SetState(env, std::vector<double>(a.data(), a.data() + a.size()), stream);
   }

@@ -9,7 +9,8 @@ void BindAtari(py::module_& m);   // cpp/bindings/atari.cpp, with ENVPOOL_X_ATAR
 void BindMujoco(py::module_& m);  // cpp/bindings/mujoco.cpp, with ENVPOOL_X_MUJOCO
 void BindDmc(py::module_& m);     // cpp/bindings/dmc.cpp, with ENVPOOL_X_MUJOCO
 void BindXla(py::module_& m);     // cpp/bindings/xla.cpp, when XLA's FFI headers were found
-void BindBatched(py::module_& m);  // cpp/bindings/batched.cpp: the GPU path (and its host loop)
+// cpp/bindings/batched.cpp: the GPU path (and its host loop, device="cpu-reference").
+void BindBatched(py::module_& m);
 }  // namespace envpool_x
 
 PYBIND11_MODULE(_core, m) {

@@ -144,7 +144,7 @@ inline Config ConfigFromDict(const Config& defaults, const py::dict& overrides) 
 // Seeds for a reset of `ids`: an int seed gives env id DeriveEnvSeed(seed,
 // id); a sequence gives one seed per id. Returns false for None.
 inline bool ParseSeeds(const py::object& seed, const std::vector<int32_t>& ids,
-                     std::vector<uint64_t>* out) {
+                       std::vector<uint64_t>* out) {
   if (seed.is_none()) return false;
   auto to_u64 = [](py::handle h) -> uint64_t {
     if (py::isinstance<py::bool_>(h) || py::isinstance<py::float_>(h) ||

@@ -214,9 +214,8 @@ class BatchedPool {
     LaunchArgs a = Args(Op::kStep, ids, rows, stream);
     a.action_type = action.type;
     if (action.on_host && ops_->device_type() != kDeviceCpu) {
-      const size_t item = action.type == ActionType::kInt64 || action.type == ActionType::kFloat64
-                              ? 8
-                              : 4;
+      const size_t item =
+          action.type == ActionType::kInt64 || action.type == ActionType::kFloat64 ? 8 : 4;
       ops_->CopyToDevice(actions_, action.data, item * rows, stream);
       a.action = actions_;
     } else {
@@ -251,7 +250,8 @@ class BatchedPool {
                      uintptr_t stream) {
     CheckOpen();
     const int64_t n = opt_.num_envs;
-    if (static_cast<int64_t>(mask.size()) != n) throw ValueError("reset_mask needs one entry per env");
+    if (static_cast<int64_t>(mask.size()) != n)
+      throw ValueError("reset_mask needs one entry per env");
     if (num_started_ != n) {
       throw StateError("reset(options={'reset_mask': ...}) needs a full reset() first");
     }
@@ -282,7 +282,8 @@ class BatchedPool {
       throw ValueError("env " + env +
                        " got an invalid action in a step since the last check (actions must "
                        "be " +
-                       want + "); its episode was ended (truncated) and it resets on its next step");
+                       want +
+                       "); its episode was ended (truncated) and it resets on its next step");
     }
     throw StateError("env " + env +
                      " was stepped after its episode ended with autoreset_mode='disabled' (the "
@@ -336,9 +337,7 @@ class BatchedPool {
   }
 
   void BuildFields() {
-    auto scalar = [](const char* name, DType d) {
-      return OutputField{name, d, {}, ItemSize(d)};
-    };
+    auto scalar = [](const char* name, DType d) { return OutputField{name, d, {}, ItemSize(d)}; };
     fields_.push_back(OutputField{"obs", DType::kFloat32, {obs_dim_}, sizeof(float) * obs_dim_});
     fields_.push_back(scalar("reward", DType::kFloat32));
     fields_.push_back(scalar("terminated", DType::kBool));

@@ -73,10 +73,10 @@ struct Outputs {
 };
 
 struct LaunchArgs {
-  int64_t count = 0;               // rows
-  const int32_t* ids = nullptr;    // row k is env ids[k]; nullptr: env k
-  const uint8_t* mask = nullptr;   // kResetMasked: which envs reset
-  const uint64_t* seeds = nullptr; // resets: new stream key per row; nullptr: continue
+  int64_t count = 0;                // rows
+  const int32_t* ids = nullptr;     // row k is env ids[k]; nullptr: env k
+  const uint8_t* mask = nullptr;    // kResetMasked: which envs reset
+  const uint64_t* seeds = nullptr;  // resets: new stream key per row; nullptr: continue
   Op op = Op::kStep;
   Autoreset autoreset = Autoreset::kNextStep;
   int32_t max_episode_steps = 0;  // <= 0: no time limit

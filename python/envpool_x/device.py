@@ -35,7 +35,9 @@ def parse_device(device: Any) -> tuple[str, int]:
         ValueError: an unknown device string.
     """
     if not isinstance(device, str):
-        raise TypeError(f"device must be a str such as 'cpu' or 'cuda:0', got {type(device).__name__}")
+        raise TypeError(
+            f"device must be a str such as 'cpu' or 'cuda:0', got {type(device).__name__}"
+        )
     if device in ("cpu", "cpu-reference"):
         return device, 0
     m = re.fullmatch(r"cuda(?::(\d+))?", device)
