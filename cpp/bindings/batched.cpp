@@ -674,6 +674,19 @@ void BindBatched(py::module_& m) {
         return py::make_tuple(n, why);
       },
       "(number of usable GPUs, the CUDA runtime's reason when 0).");
+  m.def(
+      "cuda_device_info",
+      [](int device_id) {
+        CudaDeviceInfo i = GetCudaDeviceInfo(device_id);
+        py::dict d;
+        d["name"] = i.name;
+        d["memory_clock_khz"] = i.memory_clock_khz;
+        d["bus_width_bits"] = i.bus_width_bits;
+        // Double data rate: two transfers per clock.
+        d["peak_bandwidth"] = 2.0 * i.memory_clock_khz * 1e3 * i.bus_width_bits / 8.0;
+        return d;
+      },
+      py::arg("device_id"), "Name and peak memory bandwidth (bytes/s) of a GPU.");
 #else
   m.attr("built_with_cuda") = false;
 #endif

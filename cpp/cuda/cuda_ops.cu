@@ -140,6 +140,18 @@ int CudaDeviceCount(std::string* why) {
   return n;
 }
 
+CudaDeviceInfo GetCudaDeviceInfo(int device_id) {
+  CudaDeviceInfo info;
+  cudaDeviceProp prop;
+  Check(cudaGetDeviceProperties(&prop, device_id), "cudaGetDeviceProperties");
+  info.name = prop.name;
+  Check(cudaDeviceGetAttribute(&info.memory_clock_khz, cudaDevAttrMemoryClockRate, device_id),
+        "cudaDeviceGetAttribute");
+  Check(cudaDeviceGetAttribute(&info.bus_width_bits, cudaDevAttrGlobalMemoryBusWidth, device_id),
+        "cudaDeviceGetAttribute");
+  return info;
+}
+
 std::shared_ptr<DeviceOps> MakeCudaOps(int device_id) {
   return std::make_shared<CudaOps>(device_id);
 }

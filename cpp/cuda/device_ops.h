@@ -85,6 +85,12 @@ class HostOps final : public DeviceOps {
 // Number of usable GPUs; 0 with the CUDA runtime's reason in *why.
 int CudaDeviceCount(std::string* why);
 std::shared_ptr<DeviceOps> MakeCudaOps(int device_id);
+struct CudaDeviceInfo {
+  std::string name;
+  int memory_clock_khz = 0;  // peak memory clock
+  int bus_width_bits = 0;
+};
+CudaDeviceInfo GetCudaDeviceInfo(int device_id);
 
 }  // namespace batched
 }  // namespace envpool_x
