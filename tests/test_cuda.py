@@ -33,8 +33,10 @@ def to_numpy(x):
         return {k: to_numpy(v) for k, v in x.items()}
     if isinstance(x, tuple):
         return tuple(to_numpy(v) for v in x)
-    if hasattr(x, "detach"):
+    if hasattr(x, "detach"):  # torch
         return x.detach().cpu().numpy()
+    if hasattr(x, "get"):  # CuPy refuses implicit host copies
+        return x.get()
     return np.asarray(x)
 
 
@@ -85,6 +87,7 @@ def test_gpu_matches_cpu(task, mode):
 
 
 def test_gpu_subset_steps_seeded_resets_and_numpy_actions():
+    pytest.importorskip("torch")  # the default array_backend
     n = 64
     cpu = envpool_x.make_gymnasium("Pendulum-v1", num_envs=n, seed=1)
     gpu = envpool_x.make_gymnasium("Pendulum-v1", num_envs=n, seed=1, device="cuda:0")
@@ -150,7 +153,7 @@ def test_gpu_other_backends_round_trip(backend):
     env = envpool_x.make_gymnasium("CartPole-v1", num_envs=32, device="cuda", array_backend=backend)
     cpu = envpool_x.make_gymnasium("CartPole-v1", num_envs=32)
     obs, _ = env.reset()
-    np.testing.assert_allclose(np.asarray(obs), cpu.reset()[0], rtol=1e-6)
+    np.testing.assert_allclose(to_numpy(obs), cpu.reset()[0], rtol=1e-6)
     if backend == "cupy":
         act = mod.ones(32, dtype=mod.int64)
     else:
@@ -159,7 +162,7 @@ def test_gpu_other_backends_round_trip(backend):
         act = jnp.ones(32, dtype=jnp.int32)
     obs = env.step(act)[0]
     np.testing.assert_allclose(
-        np.asarray(obs), cpu.step(np.ones(32, dtype=np.int64))[0], rtol=1e-5, atol=1e-6
+        to_numpy(obs), cpu.step(np.ones(32, dtype=np.int64))[0], rtol=1e-5, atol=1e-6
     )
 
 
@@ -170,3 +173,26 @@ def test_gpu_dm_env():
     assert ts.step_type.is_cuda and (ts.step_type == 0).all()
     ts = env.step(np.ones(16, dtype=np.int64))
     assert (ts.step_type == 1).all()
+
+
+def test_gpu_two_to_the_24_envs():
+    """2^24 envs in one launch: sampled rows match CPU envs seeded as those rows
+    (env i's seed is derive_env_seed(seed, i)), so large-index arithmetic holds."""
+    torch = pytest.importorskip("torch")
+    from envpool_x import _core
+
+    n = 1 << 24
+    rows = np.array([0, 1, 12345, n // 2 + 7, n - 2, n - 1])
+    gpu = envpool_x.make_gymnasium("CartPole-v1", num_envs=n, device="cuda", seed=3)
+    cpu = envpool_x.make_gymnasium(
+        "CartPole-v1", num_envs=rows.size, seed=[_core.derive_env_seed(3, int(r)) for r in rows]
+    )
+    obs, _ = gpu.reset()
+    np.testing.assert_allclose(obs[torch.from_numpy(rows).cuda()].cpu().numpy(), cpu.reset()[0])
+    act = torch.ones(n, dtype=torch.int64, device="cuda")
+    for _ in range(3):
+        obs, _, _, _, info = gpu.step(act)
+        ref = cpu.step(np.ones(rows.size, dtype=np.int64))
+        sel = torch.from_numpy(rows).cuda()
+        np.testing.assert_allclose(obs[sel].cpu().numpy(), ref[0], rtol=1e-5, atol=1e-6)
+        np.testing.assert_array_equal(info["env_id"][sel].cpu().numpy(), rows)
