@@ -656,10 +656,7 @@ void BindBatched(py::module_& m) {
       .def_property_readonly("closed", &PyBatchedPool::closed)
       .def_property_readonly("field_names", &PyBatchedPool::names)
       .def_property_readonly("device", &PyBatchedPool::Device)
-      .def_static("kinds", [] {
-        return std::vector<std::string>{"CartPole", "Pendulum", "MountainCar",
-                                        "MountainCarContinuous", "Acrobot"};
-      });
+      .def_static("kinds", &KindNames);
   m.def("_dlpack_inspect", &InspectDlpack, py::arg("obj"), py::arg("device_type"),
         py::arg("device_id"),
         "Test hook: imports obj through the action DLPack path for an env on (device_type, "

@@ -55,15 +55,23 @@ inline AcrobotKernel::Params MakeParams<AcrobotKernel>(const Config&) {
   return AcrobotKernel::Params{};
 }
 
+// The C++ pool names (CartPole, ...) of the envs the GPU path has.
+inline std::vector<std::string> KindNames() {
+  std::vector<std::string> names;
+  for (EnvKind k : kAllKinds) {
+    VisitKind(k, [&](auto tag) { names.push_back(decltype(tag)::Kernel::CpuEnv::kName); });
+  }
+  return names;
+}
+
 inline EnvKind ParseEnvKind(const std::string& pool_name) {
-  if (pool_name == "CartPole") return EnvKind::kCartPole;
-  if (pool_name == "Pendulum") return EnvKind::kPendulum;
-  if (pool_name == "MountainCar") return EnvKind::kMountainCar;
-  if (pool_name == "MountainCarContinuous") return EnvKind::kMountainCarContinuous;
-  if (pool_name == "Acrobot") return EnvKind::kAcrobot;
-  throw ValueError("the GPU path has no kernel for '" + pool_name +
-                   "'; it supports CartPole, Pendulum, MountainCar, MountainCarContinuous and "
-                   "Acrobot");
+  std::vector<std::string> names = KindNames();
+  std::string all;
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (names[i] == pool_name) return kAllKinds[i];
+    all += (i ? ", " : "") + names[i];
+  }
+  throw ValueError("the GPU path has no kernel for '" + pool_name + "'; it has " + all);
 }
 
 // One output field: its per-env shape and where it sits in a result block.

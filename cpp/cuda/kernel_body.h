@@ -283,6 +283,10 @@ enum class EnvKind : int32_t {
   kAcrobot,
 };
 
+// Every kind, for lookups by name (K::CpuEnv::kName).
+constexpr EnvKind kAllKinds[] = {EnvKind::kCartPole, EnvKind::kPendulum, EnvKind::kMountainCar,
+                                 EnvKind::kMountainCarContinuous, EnvKind::kAcrobot};
+
 template <typename K>
 struct KernelTag {
   using Kernel = K;
@@ -339,12 +343,11 @@ ENVPOOL_X_HD inline void RunRow(const LaunchArgs& a, const typename K::Params& p
   // a plain step leaves those 16 bytes untouched (memory traffic is the cost).
   bool rng_used = false;
   Rng rng;
-  auto take_rng = [&]() -> Rng& {
+  auto load_rng = [&]() {
     if (!rng_used) {
       rng = Rng(a.env.rng_key[e], a.env.rng_counter[e]);
       rng_used = true;
     }
-    return rng;
   };
   uint8_t flags = a.env.flags[e];
   int32_t elapsed = a.env.elapsed[e];
@@ -374,7 +377,8 @@ ENVPOOL_X_HD inline void RunRow(const LaunchArgs& a, const typename K::Params& p
       rng = Rng(a.seeds[k]);
       rng_used = true;
     }
-    K::Reset(take_rng(), s, obs);
+    load_rng();
+    K::Reset(rng, s, obs);
     elapsed = 0;
     flags = 0;
   } else if (a.op == Op::kResetMasked) {
@@ -413,7 +417,8 @@ ENVPOOL_X_HD inline void RunRow(const LaunchArgs& a, const typename K::Params& p
         a.out.final_env_id[k] = static_cast<int32_t>(e);
         a.out.final_elapsed_step[k] = elapsed;
         a.out.final_mask[k] = true;
-        K::Reset(take_rng(), s, obs);
+        load_rng();
+        K::Reset(rng, s, obs);
         elapsed = 0;
         flags = 0;
       }
