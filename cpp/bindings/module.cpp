@@ -9,6 +9,8 @@ void BindAtari(py::module_& m);   // cpp/bindings/atari.cpp, with ENVPOOL_X_ATAR
 void BindMujoco(py::module_& m);  // cpp/bindings/mujoco.cpp, with ENVPOOL_X_MUJOCO
 void BindDmc(py::module_& m);     // cpp/bindings/dmc.cpp, with ENVPOOL_X_MUJOCO
 void BindXla(py::module_& m);     // cpp/bindings/xla.cpp, when XLA's FFI headers were found
+// cpp/bindings/batched.cpp: the GPU path (and its host loop, device="cpu-reference").
+void BindBatched(py::module_& m);
 }  // namespace envpool_x
 
 PYBIND11_MODULE(_core, m) {
@@ -17,6 +19,7 @@ PYBIND11_MODULE(_core, m) {
   envpool_x::BindClassicControl(m);
   envpool_x::BindToyText(m);
   envpool_x::BindTesting(m);
+  envpool_x::BindBatched(m);
 #ifdef ENVPOOL_X_WITH_ATARI
   envpool_x::BindAtari(m);
 #endif

@@ -141,6 +141,45 @@ inline Config ConfigFromDict(const Config& defaults, const py::dict& overrides) 
   return c;
 }
 
+// Seeds for a reset of `ids`: an int seed gives env id DeriveEnvSeed(seed,
+// id); a sequence gives one seed per id. Returns false for None.
+inline bool ParseSeeds(const py::object& seed, const std::vector<int32_t>& ids,
+                       std::vector<uint64_t>* out) {
+  if (seed.is_none()) return false;
+  auto to_u64 = [](py::handle h) -> uint64_t {
+    if (py::isinstance<py::bool_>(h) || py::isinstance<py::float_>(h) ||
+        !py::hasattr(h, "__index__")) {
+      throw TypeError("seed must be an int or a sequence of ints");
+    }
+    py::int_ v = py::reinterpret_steal<py::int_>(PyNumber_Index(h.ptr()));
+    static const py::int_ kLimit = py::int_(1).attr("__lshift__")(64);
+    if (v.attr("__lt__")(0).cast<bool>() || v.attr("__ge__")(kLimit).cast<bool>()) {
+      throw ValueError("seed must be in [0, 2**64), got " + std::string(py::str(h)));
+    }
+    return v.cast<uint64_t>();
+  };
+  if (py::hasattr(seed, "__index__") && !py::isinstance<py::array>(seed)) {
+    uint64_t s = to_u64(seed);
+    out->resize(ids.size());
+    for (size_t k = 0; k < ids.size(); ++k) (*out)[k] = DeriveEnvSeed(s, ids[k]);
+    return true;
+  }
+  py::list seq;
+  try {
+    seq = py::list(seed);
+  } catch (const py::error_already_set&) {
+    throw TypeError("seed must be an int or a sequence of ints, got " +
+                    std::string(py::str(py::type::handle_of(seed).attr("__name__"))));
+  }
+  if (static_cast<size_t>(py::len(seq)) != ids.size()) {
+    throw ValueError("seed list has " + std::to_string(py::len(seq)) + " entries but " +
+                     std::to_string(ids.size()) + " envs are being reset");
+  }
+  out->clear();
+  for (py::handle h : seq) out->push_back(to_u64(h));
+  return true;
+}
+
 // Python-facing wrapper around one pool.
 class PyPool {
  public:
@@ -299,39 +338,7 @@ class PyPool {
   }
 
   bool Seeds(const py::object& seed, const std::vector<int32_t>& ids, std::vector<uint64_t>* out) {
-    if (seed.is_none()) return false;
-    auto to_u64 = [](py::handle h) -> uint64_t {
-      if (py::isinstance<py::bool_>(h) || py::isinstance<py::float_>(h) ||
-          !py::hasattr(h, "__index__")) {
-        throw TypeError("seed must be an int or a sequence of ints");
-      }
-      py::int_ v = py::reinterpret_steal<py::int_>(PyNumber_Index(h.ptr()));
-      static const py::int_ kLimit = py::int_(1).attr("__lshift__")(64);
-      if (v.attr("__lt__")(0).cast<bool>() || v.attr("__ge__")(kLimit).cast<bool>()) {
-        throw ValueError("seed must be in [0, 2**64), got " + std::string(py::str(h)));
-      }
-      return v.cast<uint64_t>();
-    };
-    if (py::hasattr(seed, "__index__") && !py::isinstance<py::array>(seed)) {
-      uint64_t s = to_u64(seed);
-      out->resize(ids.size());
-      for (size_t k = 0; k < ids.size(); ++k) (*out)[k] = DeriveEnvSeed(s, ids[k]);
-      return true;
-    }
-    py::list seq;
-    try {
-      seq = py::list(seed);
-    } catch (const py::error_already_set&) {
-      throw TypeError("seed must be an int or a sequence of ints, got " +
-                      std::string(py::str(py::type::handle_of(seed).attr("__name__"))));
-    }
-    if (static_cast<size_t>(py::len(seq)) != ids.size()) {
-      throw ValueError("seed list has " + std::to_string(py::len(seq)) + " entries but " +
-                       std::to_string(ids.size()) + " envs are being reset");
-    }
-    out->clear();
-    for (py::handle h : seq) out->push_back(to_u64(h));
-    return true;
+    return ParseSeeds(seed, ids, out);
   }
 
   void StoreActions(const py::object& action, const std::vector<int32_t>& ids) {

@@ -60,6 +60,9 @@ class Rng {
  public:
   ENVPOOL_X_HD Rng() : key_(0), counter_(0) {}
   ENVPOOL_X_HD explicit Rng(uint64_t key) : key_(key), counter_(0) {}
+  // A stream resumed at draw `counter` (the GPU path keeps (key, counter) per
+  // env in device arrays and rebuilds the Rng in each kernel thread).
+  ENVPOOL_X_HD Rng(uint64_t key, uint64_t counter) : key_(key), counter_(counter) {}
 
   ENVPOOL_X_HD void Seed(uint64_t key) {
     key_ = key;

@@ -49,6 +49,9 @@ class DmEnvPool(dm_env.Environment):  # type: ignore[misc]
         fields = dict(obs) if isinstance(obs, dict) else {"obs": obs}
         fields.update(info)
         observation = self._obs_cls(*(fields[n] for n in self._obs_names))
+        if hasattr(self._pool, "dm_parts"):  # the GPU path: tensors of its array_backend
+            step_type, discount = self._pool.dm_parts(terminated, truncated, info["elapsed_step"])
+            return dm_env.TimeStep(step_type, reward, discount, observation)
         step_type = xp.where(
             info["elapsed_step"] == 0,
             np.int32(dm_env.StepType.FIRST),

@@ -50,8 +50,11 @@ class GymnasiumEnvPool(gymnasium.vector.VectorEnv):  # type: ignore[misc]
         # Latest obs of every env, for gymnasium's reset_mask results. Only kept
         # where reset_mask is the way to reset (sync, autoreset 'disabled'):
         # holding it would stop the engine from reusing the obs array.
+        self._on_device = spec.config.device != "cpu"
         self._track_last_obs = (
-            spec.config.autoreset_mode == "disabled" and self.batch_size == self.num_envs
+            spec.config.autoreset_mode == "disabled"
+            and self.batch_size == self.num_envs
+            and not self._on_device  # the GPU path builds reset_mask results itself
         )
         self._last_obs: Any = None
         if spec.obs_tuple:  # e.g. Blackjack: gymnasium's Tuple of Discretes
@@ -90,6 +93,20 @@ class GymnasiumEnvPool(gymnasium.vector.VectorEnv):  # type: ignore[misc]
                 an env with work in flight, or a closed env.
         """
         ids = reset_ids(self.num_envs, env_id, options)
+        if self._on_device and options and "reset_mask" in options:
+            if self.spec.config.autoreset_mode != "disabled":
+                raise ValueError(
+                    "options={'reset_mask': ...} needs autoreset_mode='disabled' (gymnasium's "
+                    "DISABLED mode); otherwise reset a subset with reset(env_id=...)"
+                )
+            obs, _, _, _, info = self._pool.reset_masked(ids, seed)
+            host_mask = np.zeros(self.num_envs, dtype=bool)
+            host_mask[ids] = True
+            mask = self._pool.from_host(host_mask)
+            info = {"env_id": info["env_id"], "elapsed_step": info["elapsed_step"]}
+            info["_env_id"] = mask
+            info["_elapsed_step"] = mask
+            return (obs, info) if self._return_info else obs
         obs, _, _, _, info = self._pool.reset(ids, seed)
         if options and "reset_mask" in options:
             obs, info = self._full_batch(ids, obs, info)

@@ -11,8 +11,13 @@ from envpool_x.spec import EnvSpec
 
 
 def create_pool(spec: EnvSpec, chunk_size: int = 0) -> Any:
-    """Build the C++ pool (workers start at once) for ``spec``."""
+    """Build the C++ pool (workers start at once) for ``spec``; with
+    ``device="cuda"`` (or the internal ``"cpu-reference"``) the GPU stepper."""
     cfg = spec.config
+    if cfg.device != "cpu":
+        from envpool_x.device import DevicePool
+
+        return DevicePool(spec)
     if spec.env_seeds is not None:
         seeds = spec.env_seeds
     else:

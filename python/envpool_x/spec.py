@@ -22,6 +22,10 @@ POOL_DEFAULTS: dict[str, Any] = {
     "autoreset_mode": "next_step",
     "max_num_players": 1,
     "gym_reset_return_info": True,
+    # The GPU path (envpool_x.device): "cpu" is the thread-pool engine.
+    "device": "cpu",
+    "array_backend": None,
+    "copy_results": True,
 }
 AUTORESET_MODES = ("next_step", "same_step", "disabled")
 
@@ -54,6 +58,37 @@ def _seed_list(seed: Any, num_envs: int) -> list[int] | None:
             raise ValueError(f"seed must be in [0, 2**64), got {s}")
         out.append(int(s))
     return out
+
+
+def _check_device_keys(task_id: str, entry: TaskEntry, merged: dict[str, Any]) -> None:
+    """device / array_backend / copy_results: what the GPU path supports."""
+    from envpool_x.device import ARRAY_BACKENDS, parse_device
+
+    kind, _ = parse_device(merged["device"])
+    backend = merged["array_backend"]
+    if backend is not None and backend not in ARRAY_BACKENDS:
+        raise ValueError(f"array_backend must be one of {ARRAY_BACKENDS}, got {backend!r}")
+    if not isinstance(merged["copy_results"], (bool, np.bool_)):
+        raise TypeError("copy_results must be a bool")
+    if kind == "cpu":
+        if backend is not None or merged["copy_results"] is not True:
+            raise ValueError(
+                "array_backend and copy_results apply to device='cuda' only (the CPU engine "
+                "returns numpy arrays that later steps never overwrite)"
+            )
+        return
+    from envpool_x import _core
+
+    if entry.pool_name not in _core.BatchedPool.kinds():
+        raise ValueError(
+            f"device={merged['device']!r} supports the classic control tasks only "
+            f"({', '.join(_core.BatchedPool.kinds())}); {task_id} runs on device='cpu'"
+        )
+    if merged["batch_size"] != merged["num_envs"]:
+        raise ValueError(
+            "device='cuda' steps every env at once: batch_size must equal num_envs "
+            "(async batches are a CPU-engine feature)"
+        )
 
 
 def _box(desc: dict[str, Any]) -> spaces.Box:
@@ -137,6 +172,7 @@ class EnvSpec:
         if merged["max_num_players"] != 1:
             raise ValueError("max_num_players must be 1: no multi-player tasks are registered yet")
         self.env_seeds = _seed_list(merged["seed"], num_envs)
+        _check_device_keys(task_id, entry, merged)
         if entry.resolve is not None:
             entry.resolve(merged)
         self._env_config = {k: merged[k] for k in env_defaults}

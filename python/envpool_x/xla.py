@@ -123,6 +123,11 @@ def make_xla(env: Any, flavour: str = "gymnasium") -> tuple[Any, Callable, Calla
     """
     if flavour not in FLAVOURS:
         raise ValueError(f"flavour must be one of {FLAVOURS}, got {flavour!r}")
+    if env.spec.config.device != "cpu":
+        raise ValueError(
+            "env.xla() drives the CPU engine; with device='cuda' pass JAX arrays to "
+            "step() directly (array_backend='jax')"
+        )
     jax = _import_jax()
     import jax.numpy as jnp
 

@@ -1,0 +1,491 @@
+// The batched stepper's host side: owns the per-env state arrays on a device
+// (DeviceOps), validates what the caller asks for, and turns each step or
+// reset into exactly one launch of the kernel body (cpp/cuda/kernel_body.h).
+// Nothing here waits for the device except get_state / set_state /
+// CheckErrors, which say so.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "core/errors.h"
+#include "core/random.h"
+#include "core/spec.h"
+#include "cuda/device_ops.h"
+#include "cuda/kernel_body.h"
+
+namespace envpool_x {
+namespace batched {
+
+// Env parameters from a config, as the CPU env classes build them.
+template <typename K>
+typename K::Params MakeParams(const Config& cfg);
+template <>
+inline CartPoleKernel::Params MakeParams<CartPoleKernel>(const Config& cfg) {
+  CartPoleKernel::Params p;
+  p.sutton_barto_reward = cfg.Bool("sutton_barto_reward");
+  return p;
+}
+template <>
+inline PendulumKernel::Params MakeParams<PendulumKernel>(const Config& cfg) {
+  PendulumKernel::Params p;
+  p.SetGravity(cfg.Double("g"));
+  return p;
+}
+template <>
+inline MountainCarKernel::Params MakeParams<MountainCarKernel>(const Config& cfg) {
+  MountainCarKernel::Params p;
+  p.goal_velocity = cfg.Double("goal_velocity");
+  return p;
+}
+template <>
+inline MountainCarContinuousKernel::Params MakeParams<MountainCarContinuousKernel>(
+    const Config& cfg) {
+  MountainCarContinuousKernel::Params p;
+  p.goal_velocity = cfg.Double("goal_velocity");
+  return p;
+}
+template <>
+inline AcrobotKernel::Params MakeParams<AcrobotKernel>(const Config&) {
+  return AcrobotKernel::Params{};
+}
+
+// The C++ pool names (CartPole, ...) of the envs the GPU path has.
+inline std::vector<std::string> KindNames() {
+  std::vector<std::string> names;
+  for (EnvKind k : kAllKinds) {
+    VisitKind(k, [&](auto tag) { names.push_back(decltype(tag)::Kernel::CpuEnv::kName); });
+  }
+  return names;
+}
+
+inline EnvKind ParseEnvKind(const std::string& pool_name) {
+  std::vector<std::string> names = KindNames();
+  std::string all;
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (names[i] == pool_name) return kAllKinds[i];
+    all += (i ? ", " : "") + names[i];
+  }
+  throw ValueError("the GPU path has no kernel for '" + pool_name + "'; it has " + all);
+}
+
+// One output field: its per-env shape and where it sits in a result block.
+struct OutputField {
+  std::string name;
+  DType dtype;
+  std::vector<int64_t> shape;  // one env's row
+  size_t row_bytes = 0;
+};
+
+// One device allocation holding every output field of a launch. Freed when
+// the last exported tensor that references it is released, on the stream of
+// its last consumer (so work that consumer queued before is not cut short).
+struct Block {
+  Block(std::shared_ptr<DeviceOps> o, size_t bytes, uintptr_t stream)
+      : ops(std::move(o)), free_stream(stream) {
+    ptr = static_cast<uint8_t*>(ops->Alloc(bytes, stream));
+  }
+  ~Block() { ops->Free(ptr, free_stream.load()); }
+  Block(const Block&) = delete;
+  Block& operator=(const Block&) = delete;
+
+  std::shared_ptr<DeviceOps> ops;
+  uint8_t* ptr = nullptr;
+  std::atomic<uintptr_t> free_stream;
+};
+
+// A launch's outputs: `rows` rows of every field, field f at block->ptr +
+// offsets[f]; ready once the work queued on `stream` has run.
+struct Result {
+  std::shared_ptr<Block> block;
+  std::vector<size_t> offsets;
+  int64_t rows = 0;
+  uintptr_t stream = 0;
+};
+
+// An action array the caller hands over: on the host (copied to the device
+// once, or used in place by HostOps) or already in device memory.
+struct ActionInput {
+  const void* data = nullptr;
+  ActionType type = ActionType::kInt32;
+  bool on_host = true;
+};
+
+struct BatchedOptions {
+  int64_t num_envs = 1;
+  int32_t max_episode_steps = 0;
+  Autoreset autoreset = Autoreset::kNextStep;
+  std::vector<uint64_t> env_seeds;  // one per env
+  bool copy_results = true;         // false: every result is a view of one reused block
+};
+
+class BatchedPool {
+ public:
+  static constexpr size_t kAlign = 256;
+  // Largest batch: 2^31 - 1 rows would overflow int32 env ids.
+  static constexpr int64_t kMaxEnvs = int64_t{1} << 30;
+
+  BatchedPool(EnvKind kind, const Config& cfg, BatchedOptions opt, std::shared_ptr<DeviceOps> ops)
+      : kind_(kind), opt_(std::move(opt)), ops_(std::move(ops)) {
+    const int64_t n = opt_.num_envs;
+    if (n < 1 || n > kMaxEnvs) {
+      throw ValueError("num_envs must be in [1, 2**30] on the GPU path, got " + std::to_string(n));
+    }
+    if (static_cast<int64_t>(opt_.env_seeds.size()) != n) {
+      throw ValueError("need one seed per env: got " + std::to_string(opt_.env_seeds.size()) +
+                       " seeds for num_envs=" + std::to_string(n));
+    }
+    VisitKind(kind_, [&](auto tag) {
+      using K = typename decltype(tag)::Kernel;
+      static_assert(std::is_trivially_copyable_v<typename K::Params>);
+      static_assert(sizeof(typename K::Params) <= sizeof(params_));
+      typename K::Params p = MakeParams<K>(cfg);
+      std::memcpy(params_, &p, sizeof(p));
+      words_ = K::kWords;
+      obs_dim_ = K::kObs;
+      discrete_ = K::kDiscrete;
+      num_actions_ = K::kNumActions;
+    });
+    BuildFields();
+    const uintptr_t s = 0;
+    state_ = Alloc<double>(n * words_);
+    rng_key_ = Alloc<uint64_t>(n);
+    rng_counter_ = Alloc<uint64_t>(n);
+    elapsed_ = Alloc<int32_t>(n);
+    flags_ = Alloc<uint8_t>(n);
+    errors_ = Alloc<uint32_t>(4);
+    ids_ = Alloc<int32_t>(n);
+    seeds_ = Alloc<uint64_t>(n);
+    mask_ = Alloc<uint8_t>(n);
+    actions_ = Alloc<uint8_t>(n * 8);
+    ops_->Memset(state_, 0, sizeof(double) * n * words_, s);
+    ops_->Memset(rng_counter_, 0, sizeof(uint64_t) * n, s);
+    ops_->Memset(elapsed_, 0, sizeof(int32_t) * n, s);
+    ops_->Memset(flags_, 0, n, s);
+    ops_->CopyToDevice(rng_key_, opt_.env_seeds.data(), sizeof(uint64_t) * n, s);
+    ClearErrors(s);
+    started_.assign(n, 0);
+    if (!opt_.copy_results) fixed_ = std::make_shared<Block>(ops_, BlockBytes(n, nullptr), s);
+    // The state above was written on the legacy default stream.
+    last_stream_ = s;
+  }
+
+  ~BatchedPool() { Close(); }
+
+  void Close() {
+    if (closed_) return;
+    closed_ = true;
+    // Work still queued may read these arrays: free them in stream order.
+    for (void* p : owned_) ops_->Free(p, last_stream_);
+    owned_.clear();
+    fixed_.reset();
+  }
+
+  bool closed() const { return closed_; }
+  const std::vector<OutputField>& fields() const { return fields_; }
+  const BatchedOptions& options() const { return opt_; }
+  const std::shared_ptr<DeviceOps>& ops() const { return ops_; }
+  bool discrete() const { return discrete_; }
+  int num_actions() const { return num_actions_; }
+  int obs_dim() const { return obs_dim_; }
+
+  // Checks ids (nullptr: all envs) for range and repeats; returns whether all
+  // envs were named.
+  void CheckIds(const std::vector<int32_t>& ids) const {
+    if (ids.empty()) throw ValueError("env_id must not be empty");
+    std::vector<uint8_t> seen(opt_.num_envs, 0);
+    for (int32_t id : ids) {
+      if (id < 0 || id >= opt_.num_envs) {
+        throw ValueError("env_id " + std::to_string(id) + " is out of range [0, " +
+                         std::to_string(opt_.num_envs) + ")");
+      }
+      if (seen[id]) throw ValueError("env_id " + std::to_string(id) + " appears more than once");
+      seen[id] = 1;
+    }
+  }
+
+  // One step of `ids` (nullptr: every env, row k = env k).
+  Result Step(const ActionInput& action, const std::vector<int32_t>* ids, uintptr_t stream) {
+    CheckOpen();
+    const int64_t rows = ids ? static_cast<int64_t>(ids->size()) : opt_.num_envs;
+    if (ids) {
+      for (int32_t id : *ids) CheckStarted(id);
+    } else if (num_started_ != opt_.num_envs) {
+      for (int64_t e = 0; e < opt_.num_envs; ++e) CheckStarted(static_cast<int32_t>(e));
+    }
+    UseStream(stream);
+    LaunchArgs a = Args(Op::kStep, ids, rows, stream);
+    a.action_type = action.type;
+    if (action.on_host && ops_->device_type() != kDeviceCpu) {
+      const size_t item =
+          action.type == ActionType::kInt64 || action.type == ActionType::kFloat64 ? 8 : 4;
+      ops_->CopyToDevice(actions_, action.data, item * rows, stream);
+      a.action = actions_;
+    } else {
+      a.action = action.data;
+    }
+    return Launch(a, rows, stream);
+  }
+
+  // Resets `ids` (nullptr: all); seeds[k] (optional) re-seeds the k-th.
+  Result Reset(const std::vector<int32_t>* ids, const std::vector<uint64_t>* seeds,
+               uintptr_t stream) {
+    CheckOpen();
+    const int64_t rows = ids ? static_cast<int64_t>(ids->size()) : opt_.num_envs;
+    if (seeds && static_cast<int64_t>(seeds->size()) != rows) {
+      throw ValueError("got " + std::to_string(seeds->size()) + " seeds for " +
+                       std::to_string(rows) + " envs");
+    }
+    UseStream(stream);
+    LaunchArgs a = Args(Op::kReset, ids, rows, stream);
+    if (seeds) {
+      ops_->CopyToDevice(seeds_, seeds->data(), sizeof(uint64_t) * rows, stream);
+      a.seeds = seeds_;
+    }
+    MarkStarted(ids);
+    return Launch(a, rows, stream);
+  }
+
+  // gymnasium's reset(options={"reset_mask": mask}): a row for every env;
+  // masked envs reset (seeds, when given, has one entry per env and is read
+  // for masked envs only), the others report their current observation.
+  Result ResetMasked(const std::vector<uint8_t>& mask, const std::vector<uint64_t>* seeds,
+                     uintptr_t stream) {
+    CheckOpen();
+    const int64_t n = opt_.num_envs;
+    if (static_cast<int64_t>(mask.size()) != n)
+      throw ValueError("reset_mask needs one entry per env");
+    if (num_started_ != n) {
+      throw StateError("reset(options={'reset_mask': ...}) needs a full reset() first");
+    }
+    UseStream(stream);
+    LaunchArgs a = Args(Op::kResetMasked, nullptr, n, stream);
+    ops_->CopyToDevice(mask_, mask.data(), n, stream);
+    a.mask = mask_;
+    if (seeds) {
+      ops_->CopyToDevice(seeds_, seeds->data(), sizeof(uint64_t) * n, stream);
+      a.seeds = seeds_;
+    }
+    return Launch(a, n, stream);
+  }
+
+  // Reads back the error flags the launches recorded (a synchronisation),
+  // clears them, and throws if there were any.
+  void CheckErrors(uintptr_t stream) {
+    CheckOpen();
+    UseStream(stream);
+    uint32_t e[4];
+    ops_->CopyToHost(e, errors_, sizeof(e), stream);
+    if (e[0] == 0) return;
+    ClearErrors(stream);
+    const std::string env = std::to_string(e[1]);
+    if (e[0] & kErrBadAction) {
+      std::string want = discrete_ ? "integers in [0, " + std::to_string(num_actions_) + ")"
+                                   : std::string("finite numbers");
+      throw ValueError("env " + env +
+                       " got an invalid action in a step since the last check (actions must "
+                       "be " +
+                       want +
+                       "); its episode was ended (truncated) and it resets on its next step");
+    }
+    throw StateError("env " + env +
+                     " was stepped after its episode ended with autoreset_mode='disabled' (the "
+                     "step was ignored); reset it first (reset(env_id=...) or "
+                     "options={'reset_mask': mask})");
+  }
+
+  // Test hooks (synchronise): one env's state, in the CPU env's layout.
+  std::vector<double> GetState(int64_t env, uintptr_t stream) {
+    CheckEnv(env);
+    UseStream(stream);
+    std::vector<double> w(words_);
+    for (int i = 0; i < words_; ++i) {
+      ops_->CopyToHost(&w[i], state_ + i * opt_.num_envs + env, sizeof(double), stream);
+    }
+    if (kind_ == EnvKind::kMountainCarContinuous) w.resize(2);  // the flag is internal
+    return w;
+  }
+
+  void SetState(int64_t env, const std::vector<double>& s, uintptr_t stream) {
+    CheckEnv(env);
+    std::vector<double> w = s;
+    VisitKind(kind_, [&](auto tag) {
+      using K = typename decltype(tag)::Kernel;
+      const size_t want = std::is_same_v<K, MountainCarContinuousKernel> ? 2 : K::kWords;
+      if (s.size() != want) {
+        throw ValueError("state must have " + std::to_string(want) + " values, got " +
+                         std::to_string(s.size()));
+      }
+      if constexpr (std::is_same_v<K, MountainCarContinuousKernel>) {
+        // As the CPU env: values that are not both float32 are a fresh float64 state.
+        auto f32 = [](double x) { return static_cast<double>(static_cast<float>(x)) == x; };
+        w.push_back(f32(s[0]) && f32(s[1]) ? 0.0 : 1.0);
+      }
+    });
+    UseStream(stream);
+    for (int i = 0; i < words_; ++i) {
+      ops_->CopyToDevice(state_ + i * opt_.num_envs + env, &w[i], sizeof(double), stream);
+    }
+    ops_->Synchronize(stream);  // `w` is a stack buffer
+  }
+
+  void Synchronize(uintptr_t stream) { ops_->Synchronize(stream); }
+
+ private:
+  template <typename T>
+  T* Alloc(int64_t count) {
+    void* p = ops_->Alloc(sizeof(T) * static_cast<size_t>(count), 0);
+    owned_.push_back(p);
+    return static_cast<T*>(p);
+  }
+
+  void BuildFields() {
+    auto scalar = [](const char* name, DType d) { return OutputField{name, d, {}, ItemSize(d)}; };
+    fields_.push_back(OutputField{"obs", DType::kFloat32, {obs_dim_}, sizeof(float) * obs_dim_});
+    fields_.push_back(scalar("reward", DType::kFloat32));
+    fields_.push_back(scalar("terminated", DType::kBool));
+    fields_.push_back(scalar("truncated", DType::kBool));
+    fields_.push_back(scalar("env_id", DType::kInt32));
+    fields_.push_back(scalar("elapsed_step", DType::kInt32));
+    if (opt_.autoreset == Autoreset::kSameStep) {
+      OutputField f = fields_[0];
+      f.name = "final_obs/obs";
+      fields_.push_back(f);
+      fields_.push_back(scalar("final_info/env_id", DType::kInt32));
+      fields_.push_back(scalar("final_info/elapsed_step", DType::kInt32));
+      fields_.push_back(scalar("_final_obs", DType::kBool));
+    }
+  }
+
+  // Bytes of a block of `rows` rows; fills offsets when given.
+  size_t BlockBytes(int64_t rows, std::vector<size_t>* offsets) const {
+    size_t at = 0;
+    for (const OutputField& f : fields_) {
+      if (offsets) offsets->push_back(at);
+      at += (f.row_bytes * rows + kAlign - 1) / kAlign * kAlign;
+    }
+    return at;
+  }
+
+  LaunchArgs Args(Op op, const std::vector<int32_t>* ids, int64_t rows, uintptr_t stream) {
+    LaunchArgs a;
+    a.count = rows;
+    a.op = op;
+    a.autoreset = opt_.autoreset;
+    a.max_episode_steps = opt_.max_episode_steps;
+    a.env = EnvArrays{opt_.num_envs, state_, rng_key_, rng_counter_, elapsed_, flags_};
+    a.errors = errors_;
+    if (ids) {
+      ops_->CopyToDevice(ids_, ids->data(), sizeof(int32_t) * rows, stream);
+      a.ids = ids_;
+    }
+    return a;
+  }
+
+  Result Launch(LaunchArgs& a, int64_t rows, uintptr_t stream) {
+    Result r;
+    r.rows = rows;
+    r.stream = stream;
+    if (opt_.copy_results) {
+      r.block = std::make_shared<Block>(ops_, BlockBytes(rows, &r.offsets), stream);
+    } else {
+      BlockBytes(rows, &r.offsets);
+      r.block = fixed_;
+    }
+    uint8_t* base = r.block->ptr;
+    auto at = [&](int f) { return base + r.offsets[f]; };
+    a.out.obs = reinterpret_cast<float*>(at(0));
+    a.out.reward = reinterpret_cast<float*>(at(1));
+    a.out.terminated = reinterpret_cast<bool*>(at(2));
+    a.out.truncated = reinterpret_cast<bool*>(at(3));
+    a.out.env_id = reinterpret_cast<int32_t*>(at(4));
+    a.out.elapsed_step = reinterpret_cast<int32_t*>(at(5));
+    if (opt_.autoreset == Autoreset::kSameStep) {
+      a.out.final_obs = reinterpret_cast<float*>(at(6));
+      a.out.final_env_id = reinterpret_cast<int32_t*>(at(7));
+      a.out.final_elapsed_step = reinterpret_cast<int32_t*>(at(8));
+      a.out.final_mask = reinterpret_cast<bool*>(at(9));
+    }
+    ops_->Launch(kind_, a, params_, stream);
+    return r;
+  }
+
+  // Successive calls may come on different streams (the caller's current
+  // one): order this call's work after everything queued before.
+  void UseStream(uintptr_t stream) {
+    if (stream != last_stream_) ops_->StreamWait(stream, last_stream_);
+    last_stream_ = stream;
+  }
+
+  void ClearErrors(uintptr_t stream) {
+    const uint32_t clean[4] = {0, kNoEnv, 0, 0};
+    ops_->CopyToDevice(errors_, clean, sizeof(clean), stream);
+  }
+
+  void MarkStarted(const std::vector<int32_t>* ids) {
+    if (!ids) {
+      std::fill(started_.begin(), started_.end(), 1);
+      num_started_ = opt_.num_envs;
+      return;
+    }
+    for (int32_t id : *ids) {
+      if (!started_[id]) {
+        started_[id] = 1;
+        ++num_started_;
+      }
+    }
+  }
+
+  void CheckStarted(int32_t id) const {
+    if (!started_[id]) {
+      throw StateError("env " + std::to_string(id) +
+                       " has not been reset; call reset() (or async_reset()) before stepping");
+    }
+  }
+
+  void CheckEnv(int64_t env) const {
+    CheckOpen();
+    if (env < 0 || env >= opt_.num_envs) {
+      throw ValueError("env_id " + std::to_string(env) + " is out of range [0, " +
+                       std::to_string(opt_.num_envs) + ")");
+    }
+  }
+
+  void CheckOpen() const {
+    if (closed_) throw StateError("the env is closed");
+  }
+
+  EnvKind kind_;
+  BatchedOptions opt_;
+  std::shared_ptr<DeviceOps> ops_;
+  alignas(16) unsigned char params_[256] = {};
+  int words_ = 0;
+  int obs_dim_ = 0;
+  bool discrete_ = true;
+  int num_actions_ = 0;
+  std::vector<OutputField> fields_;
+  std::vector<void*> owned_;
+  double* state_ = nullptr;
+  uint64_t* rng_key_ = nullptr;
+  uint64_t* rng_counter_ = nullptr;
+  int32_t* elapsed_ = nullptr;
+  uint8_t* flags_ = nullptr;
+  uint32_t* errors_ = nullptr;
+  int32_t* ids_ = nullptr;
+  uint64_t* seeds_ = nullptr;
+  uint8_t* mask_ = nullptr;
+  uint8_t* actions_ = nullptr;
+  std::shared_ptr<Block> fixed_;
+  std::vector<uint8_t> started_;
+  int64_t num_started_ = 0;
+  uintptr_t last_stream_ = 0;
+  bool closed_ = false;
+};
+
+}  // namespace batched
+}  // namespace envpool_x

@@ -1,0 +1,198 @@
+"""The GPU path on a real GPU (skipped where there is none: the probe asks the
+CUDA runtime, so a build without CUDA or a machine without a usable GPU skips).
+
+The logic of the kernel is covered without a GPU by tests/test_device_reference.py
+(the same row function run by a host loop); these tests confirm the thin CUDA
+layer: allocation, the launch, streams and DLPack on the device.
+
+Tolerance: the GPU's float64 sin / cos / pow (CUDA's libdevice) may differ from
+glibc's by an ulp or two, so observations are compared with a small tolerance
+over short horizons (chaotic envs amplify the difference over an episode);
+episode boundaries, env ids and elapsed steps must match exactly. Device code is
+compiled with --fmad=false so that no fused multiply-adds add to this.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import envpool_x
+from conftest import CLASSIC_TASKS
+from envpool_x.device import cuda_status
+
+HAVE_GPU, WHY = cuda_status()
+pytestmark = pytest.mark.skipif(not HAVE_GPU, reason=f"no usable GPU: {WHY}")
+
+MODES = ["next_step", "same_step", "disabled"]
+HORIZON = 20  # steps compared with a tolerance: before chaos can amplify ulps
+
+
+def to_numpy(x):
+    if isinstance(x, dict):
+        return {k: to_numpy(v) for k, v in x.items()}
+    if isinstance(x, tuple):
+        return tuple(to_numpy(v) for v in x)
+    if hasattr(x, "detach"):  # torch
+        return x.detach().cpu().numpy()
+    if hasattr(x, "get"):  # CuPy refuses implicit host copies
+        return x.get()
+    return np.asarray(x)
+
+
+def assert_close(cpu, gpu, path="result"):
+    if isinstance(cpu, dict):
+        assert set(cpu) == set(gpu), path
+        for k in cpu:
+            assert_close(cpu[k], gpu[k], f"{path}[{k!r}]")
+    elif isinstance(cpu, tuple):
+        for i, (a, b) in enumerate(zip(cpu, gpu, strict=True)):
+            assert_close(a, b, f"{path}[{i}]")
+    else:
+        a, b = np.asarray(cpu), np.asarray(gpu)
+        assert a.dtype == b.dtype and a.shape == b.shape, path
+        if a.dtype.kind == "f":
+            np.testing.assert_allclose(b, a, rtol=1e-5, atol=1e-6, err_msg=path)
+        else:
+            np.testing.assert_array_equal(b, a, err_msg=path)
+
+
+def draw_actions(space, n, rng):
+    if hasattr(space, "n"):
+        return rng.integers(0, int(space.n), size=n).astype(np.int64)
+    return rng.uniform(space.low[0], space.high[0], size=(n, *space.shape)).astype(np.float32)
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("task", CLASSIC_TASKS)
+def test_gpu_matches_cpu(task, mode):
+    torch = pytest.importorskip("torch")
+    n = 1024
+    kw = {"num_envs": n, "seed": 7, "autoreset_mode": mode, "max_episode_steps": 9}
+    cpu = envpool_x.make_gymnasium(task, **kw)
+    gpu = envpool_x.make_gymnasium(task, device="cuda", array_backend="torch", **kw)
+    rng = np.random.default_rng(0)
+    assert_close(cpu.reset(), to_numpy(gpu.reset()))
+    for t in range(HORIZON):
+        act = draw_actions(cpu.single_action_space, n, rng)
+        a = cpu.step(act)
+        b = gpu.step(torch.from_numpy(act).cuda())  # a device tensor, no copy
+        assert isinstance(b[0], torch.Tensor) and b[0].is_cuda
+        assert_close(a, to_numpy(b), f"step {t}")
+        if mode == "disabled":
+            done = np.flatnonzero(a[2] | a[3])
+            if done.size:
+                assert_close(cpu.reset(env_id=done), to_numpy(gpu.reset(env_id=done)))
+    gpu._pool.check_errors()
+
+
+def test_gpu_subset_steps_seeded_resets_and_numpy_actions():
+    pytest.importorskip("torch")  # the default array_backend
+    n = 64
+    cpu = envpool_x.make_gymnasium("Pendulum-v1", num_envs=n, seed=1)
+    gpu = envpool_x.make_gymnasium("Pendulum-v1", num_envs=n, seed=1, device="cuda:0")
+    assert_close(cpu.reset(seed=5), to_numpy(gpu.reset(seed=5)))
+    rng = np.random.default_rng(1)
+    for _ in range(5):
+        ids = rng.permutation(n)[:10]
+        act = rng.uniform(-2, 2, size=(10, 1)).astype(np.float32)
+        assert_close(cpu.step(act, env_id=ids), to_numpy(gpu.step(act, env_id=ids)))
+    ids = np.array([3, 60])
+    assert_close(cpu.reset(env_id=ids, seed=[1, 2]), to_numpy(gpu.reset(env_id=ids, seed=[1, 2])))
+
+
+def test_gpu_results_stay_valid_and_views_on_request():
+    torch = pytest.importorskip("torch")
+    env = envpool_x.make_gymnasium("CartPole-v1", num_envs=256, device="cuda")
+    first, _ = env.reset()
+    kept = first.clone()
+    env.step(torch.ones(256, dtype=torch.int64, device="cuda"))
+    assert torch.equal(first, kept)
+    views = envpool_x.make_gymnasium("CartPole-v1", num_envs=256, device="cuda", copy_results=False)
+    a, _ = views.reset()
+    b = views.step(torch.ones(256, dtype=torch.int64, device="cuda"))[0]
+    assert a.data_ptr() == b.data_ptr()
+
+
+def test_gpu_bad_inputs():
+    torch = pytest.importorskip("torch")
+    env = envpool_x.make_gymnasium("CartPole-v1", num_envs=8, device="cuda")
+    env.reset()
+    with pytest.raises(ValueError, match="host memory"):
+        env.step(torch.zeros(8, dtype=torch.int64))  # a CPU tensor
+    with pytest.raises(TypeError, match="must be integers"):
+        env.step(torch.zeros(8, device="cuda"))
+    with pytest.raises(ValueError, match="shape"):
+        env.step(torch.zeros(7, dtype=torch.int64, device="cuda"))
+    env.step(torch.full((8,), 3, dtype=torch.int64, device="cuda"))  # recorded on the device
+    with pytest.raises(ValueError, match="invalid action"):
+        env._pool.check_errors()
+    if torch.cuda.device_count() > 1:
+        with pytest.raises(ValueError, match="cuda:1 but this env runs on cuda:0"):
+            env.step(torch.zeros(8, dtype=torch.int64, device="cuda:1"))
+
+
+def test_gpu_respects_the_callers_stream():
+    torch = pytest.importorskip("torch")
+    env = envpool_x.make_gymnasium("CartPole-v1", num_envs=4096, device="cuda", seed=3)
+    cpu = envpool_x.make_gymnasium("CartPole-v1", num_envs=4096, seed=3)
+    s = torch.cuda.Stream()
+    with torch.cuda.stream(s):
+        obs, _ = env.reset()
+        act = (obs[:, 2] > 0).to(torch.int64)  # produced on s, read by the kernel on s
+        obs2 = env.step(act)[0]
+    torch.cuda.synchronize()
+    ref, _ = cpu.reset()
+    ref2 = cpu.step((ref[:, 2] > 0).astype(np.int64))[0]
+    np.testing.assert_allclose(obs2.cpu().numpy(), ref2, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("backend", ["cupy", "jax"])
+def test_gpu_other_backends_round_trip(backend):
+    mod = pytest.importorskip(backend)
+    env = envpool_x.make_gymnasium("CartPole-v1", num_envs=32, device="cuda", array_backend=backend)
+    cpu = envpool_x.make_gymnasium("CartPole-v1", num_envs=32)
+    obs, _ = env.reset()
+    np.testing.assert_allclose(to_numpy(obs), cpu.reset()[0], rtol=1e-6)
+    if backend == "cupy":
+        act = mod.ones(32, dtype=mod.int64)
+    else:
+        import jax.numpy as jnp
+
+        act = jnp.ones(32, dtype=jnp.int32)
+    obs = env.step(act)[0]
+    np.testing.assert_allclose(
+        to_numpy(obs), cpu.step(np.ones(32, dtype=np.int64))[0], rtol=1e-5, atol=1e-6
+    )
+
+
+def test_gpu_dm_env():
+    pytest.importorskip("torch")
+    env = envpool_x.make_dm("Acrobot-v1", num_envs=16, device="cuda")
+    ts = env.reset()
+    assert ts.step_type.is_cuda and (ts.step_type == 0).all()
+    ts = env.step(np.ones(16, dtype=np.int64))
+    assert (ts.step_type == 1).all()
+
+
+def test_gpu_two_to_the_24_envs():
+    """2^24 envs in one launch: sampled rows match CPU envs seeded as those rows
+    (env i's seed is derive_env_seed(seed, i)), so large-index arithmetic holds."""
+    torch = pytest.importorskip("torch")
+    from envpool_x import _core
+
+    n = 1 << 24
+    rows = np.array([0, 1, 12345, n // 2 + 7, n - 2, n - 1])
+    gpu = envpool_x.make_gymnasium("CartPole-v1", num_envs=n, device="cuda", seed=3)
+    cpu = envpool_x.make_gymnasium(
+        "CartPole-v1", num_envs=rows.size, seed=[_core.derive_env_seed(3, int(r)) for r in rows]
+    )
+    obs, _ = gpu.reset()
+    np.testing.assert_allclose(obs[torch.from_numpy(rows).cuda()].cpu().numpy(), cpu.reset()[0])
+    act = torch.ones(n, dtype=torch.int64, device="cuda")
+    for _ in range(3):
+        obs, _, _, _, info = gpu.step(act)
+        ref = cpu.step(np.ones(rows.size, dtype=np.int64))
+        sel = torch.from_numpy(rows).cuda()
+        np.testing.assert_allclose(obs[sel].cpu().numpy(), ref[0], rtol=1e-5, atol=1e-6)
+        np.testing.assert_array_equal(info["env_id"][sel].cpu().numpy(), rows)
