@@ -183,6 +183,14 @@ inline bool ParseSeeds(const py::object& seed, const std::vector<int32_t>& ids,
 // Python-facing wrapper around one pool.
 class PyPool {
  public:
+  static bool PythonIsFinalizing() {
+#if PY_VERSION_HEX >= 0x030D0000
+    return Py_IsFinalizing();
+#else
+    return _Py_IsFinalizing();
+#endif
+  }
+
   explicit PyPool(std::unique_ptr<PoolBase> pool) : pool_(std::move(pool)) {
     spares_.resize(pool_->fields().size());
     returned_.resize(pool_->fields().size());
@@ -205,6 +213,13 @@ class PyPool {
 
   ~PyPool() {
     if (xla_id_ != 0) XlaPoolRegistry::Get().Remove(xla_id_);
+    // Joining the workers without the GIL, for the same reason as in the
+    // constructor (a worker may be inside a callback that needs it); at
+    // interpreter exit the GIL stays held (no thread may take it any more).
+    if (Py_IsInitialized() && !PythonIsFinalizing()) {
+      py::gil_scoped_release nogil;
+      pool_.reset();
+    }
   }
 
   PoolBase& pool() { return *pool_; }
@@ -583,7 +598,16 @@ void BindEnv(py::module_& m, const char* name) {
              opt.env_seeds = std::move(env_seeds);
              opt.chunk_size = chunk_size;
              Config cfg = ConfigFromDict(Env::DefaultConfig(), env_config);
-             return std::make_unique<P>(std::make_unique<EnvPool<Env>>(cfg, opt));
+             // Without the GIL: envs are built on several threads, and a library
+             // may have pointed a process-wide C callback at Python (dm_control
+             // logs MuJoCo's warnings through a ctypes callback), which a
+             // builder thread could only run if this thread let go of the GIL.
+             std::unique_ptr<EnvPool<Env>> pool;
+             {
+               py::gil_scoped_release nogil;
+               pool = std::make_unique<EnvPool<Env>>(cfg, opt);
+             }
+             return std::make_unique<P>(std::move(pool));
            }),
            py::arg("env_config"), py::arg("num_envs"), py::arg("batch_size"),
            py::arg("num_threads"), py::arg("thread_affinity_offset"), py::arg("max_episode_steps"),
