@@ -14,6 +14,10 @@ compiled with --fmad=false so that no fused multiply-adds add to this.
 
 from __future__ import annotations
 
+import subprocess
+import sys
+import textwrap
+
 import numpy as np
 import pytest
 
@@ -196,3 +200,24 @@ def test_gpu_two_to_the_24_envs():
         sel = torch.from_numpy(rows).cuda()
         np.testing.assert_allclose(obs[sel].cpu().numpy(), ref[0], rtol=1e-5, atol=1e-6)
         np.testing.assert_array_equal(info["env_id"][sel].cpu().numpy(), rows)
+
+
+@pytest.mark.parametrize("backend", ["torch", "dlpack"])
+def test_gpu_exit_without_close_is_clean(backend):
+    """Exiting with a GPU env open and its tensors alive (their DLPack deleters
+    run during interpreter shutdown) must exit 0, not crash."""
+    if backend == "torch":
+        pytest.importorskip("torch")
+    code = textwrap.dedent(
+        f"""
+        import numpy as np, envpool_x
+        env = envpool_x.make_gym("CartPole-v1", num_envs=1024, device="cuda",
+                                 array_backend="{backend}")
+        obs, info = env.reset(seed=5)
+        out = env.step(np.zeros(1024, np.int64))
+        print("exiting")
+        """
+    )
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert "exiting" in r.stdout

@@ -231,7 +231,7 @@ def test_kernel_records_bad_device_actions():
     env.reset()
     pool = env._pool
     out = pool._pool.step(np.array([0, 5, 1, 0]), None, 0, check_host_values=False)
-    _, _, term, trunc, _ = pool._pack(out)
+    _, _, term, trunc, _ = pool._pack(out, 0)
     np.testing.assert_array_equal(trunc, [False, True, False, False])
     with pytest.raises(ValueError, match=r"env 1 got an invalid action .*\[0, 2\)"):
         pool.check_errors()
@@ -434,3 +434,40 @@ def test_torch_backend_on_the_reference_device():
     obs, rew, term, trunc, info = env.step(torch.ones(4, dtype=torch.int64))
     assert term.dtype == torch.bool and info["elapsed_step"].dtype == torch.int32
     np.testing.assert_array_equal(obs.numpy(), cpu.step(np.ones(4, dtype=np.int64))[0])
+
+
+@pytest.mark.parametrize("mode", ["same_step", "next_step"])
+def test_torch_backend_matches_numpy_and_results_stay_valid(mode):
+    """The torch backend hands our capsules to torch's importer itself: every
+    field (final_obs / final_info included) must equal the numpy backend's,
+    and earlier results must survive later steps."""
+    torch = pytest.importorskip("torch")
+    kw = dict(num_envs=5, device="cpu-reference", seed=4, autoreset_mode=mode)
+    tv = envpool_x.make_gymnasium("Acrobot-v1", array_backend="torch", max_episode_steps=7, **kw)
+    ref = envpool_x.make_gymnasium("Acrobot-v1", array_backend="numpy", max_episode_steps=7, **kw)
+
+    def flat(x, path=""):
+        if isinstance(x, dict):
+            return {f"{path}/{k}": v for kk, vv in x.items() for k, v in flat(vv, kk).items()}
+        return {path: x}
+
+    def check(got, want):
+        got, want = flat({"r": got}), flat({"r": want})
+        assert set(got) == set(want)
+        for k in want:
+            g = got[k]
+            assert isinstance(g, torch.Tensor), k
+            np.testing.assert_array_equal(g.numpy(), want[k], err_msg=k)
+
+    kept = []
+    first = tv.reset()
+    check(dict(zip("oi", first, strict=True)), dict(zip("oi", ref.reset(), strict=True)))
+    kept.append((first[0].clone(), first[0]))
+    rng = np.random.default_rng(0)
+    for _ in range(16):  # crosses two time limits
+        a = rng.integers(0, 3, size=5)
+        got = tv.step(torch.from_numpy(a))
+        check(dict(zip("ortui", got, strict=True)), dict(zip("ortui", ref.step(a), strict=True)))
+        kept.append((got[0].clone(), got[0]))
+    for copy, live in kept:
+        assert torch.equal(copy, live)

@@ -57,6 +57,9 @@ def test_exit_without_close_and_gc_with_work_in_flight_are_clean():
         gc.collect()
         c = envpool_x.make_dm("Pendulum-v1", num_envs=8, batch_size=4)
         c.async_reset()
+        # A seeded reset parses the seed in C++: nothing of it may outlive the
+        # interpreter (a static Python int did, a segfault at exit on 3.12).
+        envpool_x.make_gymnasium("CartPole-v1", num_envs=2).reset(seed=7)
         print("exiting with work in flight")
         """
     )

@@ -152,11 +152,14 @@ inline bool ParseSeeds(const py::object& seed, const std::vector<int32_t>& ids,
       throw TypeError("seed must be an int or a sequence of ints");
     }
     py::int_ v = py::reinterpret_steal<py::int_>(PyNumber_Index(h.ptr()));
-    static const py::int_ kLimit = py::int_(1).attr("__lshift__")(64);
-    if (v.attr("__lt__")(0).cast<bool>() || v.attr("__ge__")(kLimit).cast<bool>()) {
+    // No static Python object for the bound: it would be released after the
+    // interpreter is gone (a segfault at exit on Python 3.12).
+    const unsigned long long u = PyLong_AsUnsignedLongLong(v.ptr());  // NOLINT(runtime/int)
+    if (u == static_cast<unsigned long long>(-1) && PyErr_Occurred()) {  // NOLINT(runtime/int)
+      PyErr_Clear();  // OverflowError: negative or >= 2**64
       throw ValueError("seed must be in [0, 2**64), got " + std::string(py::str(h)));
     }
-    return v.cast<uint64_t>();
+    return static_cast<uint64_t>(u);
   };
   if (py::hasattr(seed, "__index__") && !py::isinstance<py::array>(seed)) {
     uint64_t s = to_u64(seed);

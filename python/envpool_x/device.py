@@ -140,14 +140,17 @@ class DevicePool:
 
     # -- the pool interface ----------------------------------------------------
     def step(self, action: Any, env_id: Any = None) -> Any:
-        return self._pack(self._pool.step(action, _host_ids(env_id), self.stream()))
+        s = self.stream()
+        return self._pack(self._pool.step(action, _host_ids(env_id), s), s)
 
     def reset(self, env_id: Any = None, seed: Any = None) -> Any:
-        return self._pack(self._pool.reset(_host_ids(env_id), seed, self.stream()))
+        s = self.stream()
+        return self._pack(self._pool.reset(_host_ids(env_id), seed, s), s)
 
     def reset_masked(self, env_id: Any, seed: Any = None) -> Any:
         """Every env's row: envs in ``env_id`` reset, the others their current obs."""
-        return self._pack(self._pool.reset_masked(_host_ids(env_id), seed, self.stream()))
+        s = self.stream()
+        return self._pack(self._pool.reset_masked(_host_ids(env_id), seed, s), s)
 
     def send_step(self, action: Any, env_id: Any = None) -> None:
         self._check_nothing_pending()
@@ -194,8 +197,8 @@ class DevicePool:
         return bool(self._pool.closed)
 
     # -- results ---------------------------------------------------------------
-    def _pack(self, arrays: tuple[Any, ...]) -> Any:
-        d = {name: self._convert(a) for name, a in zip(self._names, arrays, strict=True)}
+    def _pack(self, arrays: tuple[Any, ...], stream: int) -> Any:
+        d = dict(zip(self._names, self._tensors(arrays, stream), strict=True))
         info: dict[str, Any] = {"env_id": d["env_id"], "elapsed_step": d["elapsed_step"]}
         if "_final_obs" in d:
             mask = d["_final_obs"]
@@ -209,6 +212,11 @@ class DevicePool:
             info["_final_obs"] = mask
             info["_final_info"] = mask
         return d["obs"], d["reward"], d["terminated"], d["truncated"], info
+
+    def _tensors(self, arrays: tuple[Any, ...], stream: int) -> list[Any]:
+        if self.backend == "torch":
+            return _torch_tensors(arrays, stream if self.kind == "cuda" else -1)
+        return [self._convert(a) for a in arrays]
 
     def from_host(self, array: np.ndarray) -> Any:
         """A small host array as a tensor of ``array_backend`` on this env's device."""
@@ -244,6 +252,21 @@ class DevicePool:
         mid = xp.where(terminated | truncated, 2, 1)
         step_type = xp.where(elapsed == 0, 0, mid).astype(np.int32)
         return step_type, (~terminated).astype(np.float32)
+
+
+def _torch_tensors(arrays: tuple[Any, ...], stream: int) -> list[Any]:
+    """One call's outputs as torch tensors. torch.from_dlpack looks up the
+    current stream again for every array (tens of microseconds per call on a
+    GPU); the stream is known here, so each array is exported for it and the
+    capsule handed to torch's importer directly."""
+    import torch
+
+    take = getattr(torch._C, "_from_dlpack", None)
+    if take is None:  # a torch without the private importer
+        return [torch.from_dlpack(a) for a in arrays]
+    # DLPack: 1 is the legacy default stream; a CPU array takes none.
+    kw = {"stream": stream or 1} if stream >= 0 else {}
+    return [take(a.__dlpack__(**kw)) for a in arrays]
 
 
 def _host_ids(env_id: Any) -> Any:
