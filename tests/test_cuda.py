@@ -221,3 +221,28 @@ def test_gpu_exit_without_close_is_clean(backend):
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr[-2000:]
     assert "exiting" in r.stdout
+
+
+def test_gpu_step_does_not_wait_for_the_device():
+    """No device-to-host synchronisation inside step: with the stream kept busy
+    by a long kernel queued first, step (and reset) must return while that
+    kernel still runs; the results are then ready once the stream drains."""
+    torch = pytest.importorskip("torch")
+    env = envpool_x.make_gymnasium("CartPole-v1", num_envs=4096, device="cuda", seed=2)
+    cpu = envpool_x.make_gymnasium("CartPole-v1", num_envs=4096, seed=2)
+    act = torch.ones(4096, dtype=torch.int64, device="cuda")
+    env.reset()
+    torch.cuda.synchronize()
+    torch.cuda._sleep(2_000_000_000)  # about a second of GPU time on the current stream
+    obs = env.reset()[0]
+    for _ in range(3):
+        obs = env.step(act)[0]
+    busy = torch.cuda.Event()
+    busy.record()
+    assert not busy.query(), "step waited for the device (a host synchronisation)"
+    torch.cuda.synchronize()
+    cpu.reset()
+    cpu.reset()  # as the GPU env: two resets, the second continuing the streams
+    for _ in range(3):
+        ref = cpu.step(np.ones(4096, dtype=np.int64))[0]
+    np.testing.assert_allclose(obs.cpu().numpy(), ref, rtol=1e-5, atol=1e-6)
