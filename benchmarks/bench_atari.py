@@ -24,7 +24,13 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_classic import cpu_name, version, write_section  # noqa: E402
+from bench_classic import (  # noqa: E402
+    efficiency_table,
+    peer_runners,
+    section_header,
+    version,
+    write_section,
+)
 
 from envpool_x import bench  # noqa: E402
 
@@ -92,15 +98,8 @@ def main() -> None:
     args = parser.parse_args()
     steps = 2_000 if args.quick else 20_000
     t = args.threads
-    runners = [
-        bench.envpool_x_runner(TASK, 16, 8, t, "envpool_x async 16/b8"),
-        bench.envpool_x_runner(TASK, 8, 8, t, "envpool_x sync 8"),
-    ]
+    runners = peer_runners(TASK, t)
     for n, b in ((16, 8), (8, 8)):
-        peer = bench.envpool_runner(TASK, n, b, t)
-        if peer is not None:
-            peer.name = f"envpool {n}/b{b}"
-            runners.append(peer)
         ale_vec = ale_vector_runner(n, b, t)
         if ale_vec is not None:
             ale_vec.name = f"ale-py AtariVectorEnv {n}/b{b}"
@@ -113,25 +112,18 @@ def main() -> None:
     finally:
         for r in runners:
             r.close()
-    raw_rate = raw.steps_per_s
     lines = [
-        f"## {args.section}",
+        *section_header(
+            args.section,
+            time.time() - t0,
+            f"ale-py {version('ale-py')}",
+            f"{TASK}, num_threads = {t}, EnvPool's default preprocessing; env steps (4 frames "
+            "each); median of interleaved rounds. `of 2x raw`: steps/s / (2 x the single-thread "
+            "C++ loop of the same env).",
+        ),
         "",
-        f"- Command: `python {' '.join([Path(sys.argv[0]).as_posix(), *sys.argv[1:]])}`",
-        f"- Date: {time.strftime('%Y-%m-%d')}; {time.time() - t0:.0f} s",
-        f"- Machine: {os.cpu_count()} CPUs, {cpu_name()}",
-        f"- Versions: envpool_x {version('envpool-x')}, envpool {version('envpool')}, "
-        f"ale-py {version('ale-py')}",
-        f"- {TASK}, num_threads = {t}, EnvPool's default preprocessing; env steps (4 frames "
-        "each); median of interleaved rounds. `of 2x raw`: steps/s / (2 x the single-thread "
-        "C++ loop of the same env).",
-        "",
-        "| runner | steps/s | of 2x raw |",
-        "|---|---:|---:|",
+        *efficiency_table(runners, raw.steps_per_s),
     ]
-    for r in runners:
-        rate = r.steps_per_s
-        lines.append(f"| {r.name} | {rate:,.0f} | {rate / (2 * raw_rate):.0%} |")
     md = "\n".join(lines) + "\n"
     write_section(Path(args.out), args.section, md)
     print(md)

@@ -19,6 +19,7 @@ import datetime
 import os
 import platform
 import sys
+import time
 from importlib import metadata
 from pathlib import Path
 
@@ -156,6 +157,55 @@ def main() -> None:
     md = to_markdown(rows, args, cmd)
     write_section(Path(args.out), args.section, md)
     print(md)
+
+
+def section_header(section: str, seconds: float, versions: str, method: str) -> list[str]:
+    """The lines that open a results section: command, date, machine, versions
+    and a line on the method."""
+    return [
+        f"## {section}",
+        "",
+        f"- Command: `python {' '.join([Path(sys.argv[0]).as_posix(), *sys.argv[1:]])}`",
+        f"- Date: {time.strftime('%Y-%m-%d')}; {seconds:.0f} s",
+        f"- Machine: {os.cpu_count()} CPUs, {cpu_name()}",
+        f"- Versions: envpool_x {version('envpool-x')}, envpool {version('envpool')}, {versions}",
+        f"- {method}",
+    ]
+
+
+def peer_runners(task: str, threads: int) -> list[bench.Runner]:
+    """The async (16 envs, batch 8) and sync (8 envs) cases the physics and
+    Atari issues set bars for: ours, then EnvPool's when it is installed."""
+    runners = [
+        bench.envpool_x_runner(task, 16, 8, threads, "envpool_x async 16/b8"),
+        bench.envpool_x_runner(task, 8, 8, threads, "envpool_x sync 8"),
+    ]
+    for n, b in ((16, 8), (8, 8)):
+        peer = bench.envpool_runner(task, n, b, threads)
+        if peer is not None:
+            peer.name = f"envpool {n}/b{b}"
+            runners.append(peer)
+    return runners
+
+
+def efficiency_table(runners: list[bench.Runner], raw_rate: float) -> list[str]:
+    """steps/s of each runner and its share of 2x the single-thread raw rate."""
+    lines = ["| runner | steps/s | of 2x raw |", "|---|---:|---:|"]
+    for r in runners:
+        rate = r.steps_per_s
+        lines.append(f"| {r.name} | {rate:,.0f} | {rate / (2 * raw_rate):.0%} |")
+    return lines
+
+
+def envpool_ratios(runners: list[bench.Runner]) -> list[str]:
+    """Our async / sync rates over EnvPool's (empty without EnvPool)."""
+    rate = {r.name: r.steps_per_s for r in runners}
+    if "envpool 16/b8" not in rate:
+        return []
+    return [
+        f"async {rate['envpool_x async 16/b8'] / rate['envpool 16/b8']:.2f}x envpool",
+        f"sync {rate['envpool_x sync 8'] / rate['envpool 8/b8']:.2f}x envpool",
+    ]
 
 
 def write_section(path: Path, section: str, body: str) -> None:

@@ -29,7 +29,14 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_classic import cpu_name, version, write_section  # noqa: E402
+from bench_classic import (  # noqa: E402
+    efficiency_table,
+    envpool_ratios,
+    peer_runners,
+    section_header,
+    version,
+    write_section,
+)
 
 from envpool_x import bench, make_spec  # noqa: E402
 
@@ -62,15 +69,7 @@ def mjbatch_runner(task: str, nsim: int, threads: int) -> bench.Runner | None:
 
 
 def bench_task(task: str, threads: int, steps: int, rounds: int) -> list[str]:
-    runners = [
-        bench.envpool_x_runner(task, 16, 8, threads, "envpool_x async 16/b8"),
-        bench.envpool_x_runner(task, 8, 8, threads, "envpool_x sync 8"),
-    ]
-    for n, b in ((16, 8), (8, 8)):
-        peer = bench.envpool_runner(task, n, b, threads)
-        if peer is not None:
-            peer.name = f"envpool {n}/b{b}"
-            runners.append(peer)
+    runners = peer_runners(task, threads)
     batch = mjbatch_runner(task, 8, threads)
     if batch is not None:
         runners.append(batch)
@@ -81,27 +80,12 @@ def bench_task(task: str, threads: int, steps: int, rounds: int) -> list[str]:
     finally:
         for r in runners:
             r.close()
-    raw_rate = raw.steps_per_s
-    rate = {r.name: r.steps_per_s for r in runners}
-    lines = [
-        f"### {task}",
-        "",
-        "| runner | steps/s | of 2x raw |",
-        "|---|---:|---:|",
-    ]
-    for r in runners:
-        lines.append(f"| {r.name} | {rate[r.name]:,.0f} | {rate[r.name] / (2 * raw_rate):.0%} |")
-    lines.append("")
-    ours_async, ours_sync = rate["envpool_x async 16/b8"], rate["envpool_x sync 8"]
-    ratios = []
-    if "envpool 16/b8" in rate:
-        ratios.append(f"async {ours_async / rate['envpool 16/b8']:.2f}x envpool")
-        ratios.append(f"sync {ours_sync / rate['envpool 8/b8']:.2f}x envpool")
+    ratios = envpool_ratios(runners)
     if batch is not None:
-        ratios.append(f"sync {ours_sync / rate[batch.name]:.2f}x mjBatch")
-    lines.append(f"Ratios: {', '.join(ratios)}.")
-    lines.append("")
-    return lines
+        sync = runners[1].steps_per_s
+        ratios.append(f"sync {sync / batch.steps_per_s:.2f}x mjBatch")
+    table = efficiency_table(runners, raw.steps_per_s)
+    return [f"### {task}", "", *table, "", f"Ratios: {', '.join(ratios)}.", ""]
 
 
 def main() -> None:
@@ -119,16 +103,14 @@ def main() -> None:
     for task in args.tasks:
         body += bench_task(task, args.threads, steps, 1 if args.quick else args.rounds)
     lines = [
-        f"## {args.section}",
-        "",
-        f"- Command: `python {' '.join([Path(sys.argv[0]).as_posix(), *sys.argv[1:]])}`",
-        f"- Date: {time.strftime('%Y-%m-%d')}; {time.time() - t0:.0f} s",
-        f"- Machine: {os.cpu_count()} CPUs, {cpu_name()}",
-        f"- Versions: envpool_x {version('envpool-x')}, envpool {version('envpool')}, "
-        f"mujoco {version('mujoco')}",
-        f"- num_threads = {args.threads}; env steps (frame_skip MuJoCo steps each); median of "
-        "interleaved rounds. `of 2x raw`: steps/s / (2 x the single-thread C++ loop of the "
-        "same env), the parallel efficiency on 2 threads.",
+        *section_header(
+            args.section,
+            time.time() - t0,
+            f"mujoco {version('mujoco')}",
+            f"num_threads = {args.threads}; env steps (frame_skip MuJoCo steps each); median "
+            "of interleaved rounds. `of 2x raw`: steps/s / (2 x the single-thread C++ loop of "
+            "the same env), the parallel efficiency on 2 threads.",
+        ),
         "",
         *body,
     ]
