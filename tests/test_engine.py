@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -254,6 +256,20 @@ def test_thread_options():
     env.reset()
     env.step(np.zeros(16, dtype=np.int32))
     env.close()
+
+
+def test_default_threads_follow_the_cpu_affinity():
+    """num_threads=0 counts the CPUs this process may run on (taskset, a
+    container's cpuset), not every CPU of the machine."""
+    code = (
+        "import os, envpool_x\n"
+        "os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})\n"
+        "env = envpool_x.make_gymnasium('CartPole-v1', num_envs=16)\n"
+        "print(env._pool.num_threads)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["1"]
 
 
 def test_error_inside_env_reaches_caller_and_pool_recovers():

@@ -131,8 +131,7 @@ class PoolBase {
                        std::to_string(opt_.num_threads));
     }
     if (opt_.num_threads == 0) {
-      int hw = static_cast<int>(std::thread::hardware_concurrency());
-      opt_.num_threads = std::max(1, std::min(opt_.batch_size, hw > 0 ? hw : 1));
+      opt_.num_threads = std::max(1, std::min(opt_.batch_size, UsableCpus()));
     }
     if (static_cast<int>(opt_.env_seeds.size()) != opt_.num_envs) {
       throw ValueError("need one seed per env: got " + std::to_string(opt_.env_seeds.size()) +
@@ -143,8 +142,7 @@ class PoolBase {
                        " observation and " + std::to_string(kMaxFields) + " info fields");
     }
     ordered_ = opt_.batch_size == opt_.num_envs;
-    workers_cover_cores_ =
-        opt_.num_threads >= static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    workers_cover_cores_ = opt_.num_threads >= UsableCpus();
     BuildLayout();
     block_cap_ = ordered_ ? opt_.num_envs : opt_.batch_size;
     num_blocks_ = ordered_ ? 1 : (opt_.num_envs + opt_.batch_size - 1) / opt_.batch_size + 1;
@@ -510,6 +508,17 @@ class PoolBase {
   virtual std::vector<double> DoGetState(int env_id) = 0;
   virtual void DoSetState(int env_id, const std::vector<double>& s) = 0;
   virtual bool cheap() const = 0;
+
+  // CPUs this process may run on (its affinity mask: taskset, cgroups'
+  // cpusets), not every CPU of the machine that hardware_concurrency counts.
+  static int UsableCpus() {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0) {
+      return CPU_COUNT(&set);
+    }
+    return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  }
 
   // Starts the workers; called by the derived constructor once envs exist.
   void StartWorkers() {
