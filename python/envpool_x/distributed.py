@@ -65,10 +65,13 @@ class _PoolActor:
     def reset(self, env_id: Any, seed: Any) -> Any:
         return self._env.reset(env_id=env_id, seed=seed)
 
-    def pid(self) -> int:
+    def location(self) -> tuple[str, int]:
+        """(Ray node id, process id) of this actor."""
         import os
 
-        return os.getpid()
+        import ray
+
+        return ray.get_runtime_context().get_node_id(), os.getpid()
 
     def close(self) -> None:
         self._env.close()
@@ -161,7 +164,9 @@ class DistributedEnvPool:
         cls = _actor_class()
         self._actors: list[Any] = []
         for k in range(self.num_actors):
-            pool_config = dict(config, num_envs=self.envs_per_actor, seed=self._seeds(k, self._seed))
+            pool_config = dict(
+                config, num_envs=self.envs_per_actor, seed=self._seeds(k, self._seed)
+            )
             self._actors.append(cls.options(**options).remote(task_id, pool_config))
         # Per actor: the ObjectRef of its batch in flight (async mode), else None.
         self._pending: list[Any] = [None] * self.num_actors
@@ -264,7 +269,9 @@ class DistributedEnvPool:
                 f"actions must have {self.num_envs} rows (one per env), got shape {actions.shape}"
             )
         n = self.envs_per_actor
-        refs = [a.step.remote(actions[k * n : (k + 1) * n], None) for k, a in enumerate(self._actors)]
+        refs = [
+            a.step.remote(actions[k * n : (k + 1) * n], None) for k, a in enumerate(self._actors)
+        ]
         ids = list(range(self.num_actors))
         return self._results(self._gather(refs, ids), ids)  # type: ignore[no-any-return]
 
