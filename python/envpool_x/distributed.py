@@ -105,13 +105,17 @@ class DistributedEnvPool:
             ``scheduling_strategy``, ...). Default scheduling: ``"SPREAD"``.
         close_timeout_s: how long :meth:`close` waits for each actor to close its
             pool before killing it.
+        start_timeout_s: how long to wait for every actor to start and make its
+            pool (the cluster may lack the CPUs asked for).
         **config: envpool_x config keys for every pool (``autoreset_mode``,
             ``max_episode_steps``, env keys, ...); not ``num_envs``, ``batch_size``
             or ``seed`` lists.
 
     Raises:
         ImportError: Ray is not installed (``pip install "envpool-x[ray]"``).
-        RuntimeError: Ray is not initialised (call ``ray.init(...)`` first).
+        RuntimeError: Ray is not initialised (call ``ray.init(...)`` first), or
+            the actors did not all start within ``start_timeout_s`` (then none is
+            left running).
         KeyError / ValueError / TypeError: bad task id or config (checked here,
             before any actor starts).
     """
@@ -126,6 +130,7 @@ class DistributedEnvPool:
         num_cpus_per_actor: float = 1,
         actor_options: dict[str, Any] | None = None,
         close_timeout_s: float = 30.0,
+        start_timeout_s: float = 120.0,
         **config: Any,
     ) -> None:
         try:
@@ -173,6 +178,18 @@ class DistributedEnvPool:
         self._closed = False
         #: Actors whose pool closed without error at close() (the rest were only killed).
         self.closed_cleanly: list[int] = []
+        started = [a.location.remote() for a in self._actors]
+        ready, _ = ray.wait(started, num_returns=len(started), timeout=start_timeout_s)
+        if len(ready) < len(started):
+            self._closed = True
+            for actor in self._actors:
+                ray.kill(actor)
+            raise RuntimeError(
+                f"only {len(ready)} of {self.num_actors} actors started within "
+                f"{start_timeout_s} s; each asks for {options} (cluster resources: "
+                f"{ray.cluster_resources()})"
+            )
+        self._gather(started, list(range(self.num_actors)))  # a pool that failed to build
 
     @property
     def actors(self) -> list[Any]:
