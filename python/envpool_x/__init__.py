@@ -14,6 +14,7 @@ from typing import Any
 
 from envpool_x.dm_env_wrapper import DmEnvPool
 from envpool_x.gymnasium_env import GymnasiumEnvPool
+from envpool_x.gymnasium_registry import register_gymnasium_envs
 from envpool_x.registration import list_all_envs, register
 from envpool_x.spec import EnvSpec, make_spec
 
@@ -34,6 +35,9 @@ __all__ = [
 ]
 
 ENV_TYPES = ("gymnasium", "gym", "dm")
+
+# Every task as ``envpool_x/<id>`` in gymnasium's registry (gymnasium.make_vec).
+register_gymnasium_envs()
 
 
 def make(task_id: str, env_type: str = "gymnasium", **config: Any) -> Any:

@@ -32,6 +32,8 @@ class TaskEntry:
 
 
 _REGISTRY: dict[str, TaskEntry] = {}
+# Called with each entry registered after them (gymnasium's registry mirrors ours).
+_LISTENERS: list[Callable[[TaskEntry], None]] = []
 
 
 def register(
@@ -81,6 +83,8 @@ def register(
         resolve,
         obs_tuple,
     )
+    for listener in _LISTENERS:
+        listener(_REGISTRY[task_id])
 
 
 def lookup(task_id: str) -> TaskEntry:

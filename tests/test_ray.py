@@ -1,0 +1,194 @@
+"""Scale-out on Ray: the distributed helper and RLlib's PPO over envpool_x pools.
+
+Every test runs on a local cluster this module starts on this machine: a head
+node and a second node process, one CPU and a 100 MB object store each, so actors
+and env runners land on two nodes. (Ray's nodes listen on the machine's own
+address: with ``node_ip_address="127.0.0.1"`` Ray 2.60's head still announced
+its GCS at the machine's address, where the driver could not reach it.) Skipped only when Ray
+(or, for the RLlib tests, RLlib and torch) is not installed.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+import pytest
+
+import envpool_x
+
+ray = pytest.importorskip("ray")
+from ray.cluster_utils import Cluster  # noqa: E402
+
+from envpool_x.distributed import ActorDiedError, DistributedEnvPool  # noqa: E402
+
+NODE = {"num_cpus": 1, "object_store_memory": 100 * 2**20}
+
+
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[Any]:
+    c = Cluster(initialize_head=True, head_node_args={**NODE, "include_dashboard": False})
+    c.add_node(**NODE)
+    ray.init(address=c.address, include_dashboard=False, log_to_driver=False)
+    c.wait_for_nodes(timeout=60)
+    try:
+        yield c
+    finally:
+        ray.shutdown()
+        c.shutdown()
+
+
+def _assert_same(a: Any, b: Any) -> None:
+    for x, y in zip(a[:4], b[:4], strict=True):
+        np.testing.assert_array_equal(x, y)
+    np.testing.assert_array_equal(a[4]["elapsed_step"], b[4]["elapsed_step"])
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("task, steps", [("CartPole-v1", 400), ("Pong-v5", 30)])
+def test_helper_matches_one_pool_with_the_same_seed(cluster: Any, task: str, steps: int) -> None:
+    if task not in envpool_x.list_all_envs():
+        pytest.skip("built without the Atari family")
+    env = DistributedEnvPool(task, num_actors=2, envs_per_actor=3, seed=11)
+    ref = envpool_x.make_gymnasium(task, num_envs=6, seed=11, num_threads=1)
+    try:
+        nodes = {ray.get(a.location.remote())[0] for a in env.actors}
+        assert len(nodes) == 2, "the two actors should run on the two nodes"
+        obs, info = env.reset()
+        obs_ref, _ = ref.reset()
+        np.testing.assert_array_equal(obs, obs_ref)
+        np.testing.assert_array_equal(info["env_id"], np.arange(6))
+        rng = np.random.default_rng(0)
+        n_actions = ref.single_action_space.n
+        for _ in range(steps):
+            action = rng.integers(0, n_actions, 6)
+            _assert_same(env.step(action), ref.step(action))
+        # Re-seeding follows the single pool's reset(seed=...) too.
+        np.testing.assert_array_equal(env.reset(seed=5)[0], ref.reset(seed=5)[0])
+    finally:
+        env.close()
+        ref.close()
+    assert env.closed_cleanly == [0, 1]
+
+
+@pytest.mark.timeout(120)
+def test_async_recv_returns_ready_actors_with_global_ids(cluster: Any) -> None:
+    env = DistributedEnvPool("CartPole-v1", num_actors=2, envs_per_actor=4, seed=2)
+    ref = envpool_x.make_gymnasium("CartPole-v1", num_envs=8, seed=2, num_threads=1)
+    try:
+        env.async_reset()
+        obs_ref, _ = ref.reset()
+        rng = np.random.default_rng(1)
+        seen: set[int] = set()
+        last_actions = np.zeros(8, dtype=np.int64)
+        i = 0
+        # An actor on a fresh node may answer its first batch late: go on until
+        # both actors have answered (the test's timeout bounds it), 60 rounds at least.
+        while i < 60 or len(seen) < 8:
+            obs, reward, terminated, truncated, info = env.recv(timeout_s=60)
+            ids = info["env_id"]
+            # Whole actors' batches, with global ids.
+            assert len(ids) in (4, 8) and set(np.asarray(ids) // 4) <= {0, 1}
+            if not seen.issuperset(ids.tolist()):  # a reset batch
+                np.testing.assert_array_equal(obs, obs_ref[ids])
+            else:  # replay what these envs were sent on the single pool, by id
+                out_ref = ref.step(last_actions[ids], env_id=ids)
+                _assert_same((obs, reward, terminated, truncated, info), out_ref)
+            seen.update(ids.tolist())
+            actions = rng.integers(0, 2, len(ids))
+            last_actions[ids] = actions
+            env.send(actions, ids)
+            i += 1
+        with pytest.raises(RuntimeError, match="in flight"):
+            env.step(np.zeros(8, dtype=np.int64))
+        with pytest.raises(ValueError, match="out of range"):
+            env.send(np.zeros(1, dtype=np.int64), [8])
+    finally:
+        env.close()
+        ref.close()
+    with pytest.raises(RuntimeError, match="closed"):
+        env.reset()
+
+
+@pytest.mark.timeout(120)
+def test_killed_actor_gives_a_clear_error_and_the_others_are_closed(cluster: Any) -> None:
+    env = DistributedEnvPool("CartPole-v1", num_actors=2, envs_per_actor=4, seed=0)
+    env.reset()
+    env.step(np.zeros(8, dtype=np.int64))
+    _, pid = ray.get(env.actors[1].location.remote())
+    os.kill(pid, signal.SIGKILL)
+    with pytest.raises(ActorDiedError, match=r"actor 1 of 2 \(envs 4\.\.7 of CartPole-v1\) died"):
+        env.step(np.zeros(8, dtype=np.int64))
+    # The live actor closed its pool, then was ended; the helper refuses more calls.
+    assert env.closed_cleanly == [0]
+    with pytest.raises(ray.exceptions.RayActorError):
+        ray.get(env.actors[0].location.remote(), timeout=30)
+    with pytest.raises(RuntimeError, match="closed"):
+        env.step(np.zeros(8, dtype=np.int64))
+    env.close()  # idempotent
+
+
+def test_bad_arguments_are_refused_before_any_actor_starts(cluster: Any) -> None:
+    with pytest.raises(KeyError, match="no_such_key"):
+        DistributedEnvPool("CartPole-v1", 2, 2, no_such_key=1)
+    with pytest.raises(ValueError, match="num_envs"):
+        DistributedEnvPool("CartPole-v1", 2, 2, num_envs=3)
+    with pytest.raises(ValueError, match=">= 1"):
+        DistributedEnvPool("CartPole-v1", 0, 2)
+
+
+@pytest.mark.timeout(240)
+@pytest.mark.parametrize("task", ["CartPole-v1", "Pong-v5"])
+def test_rllib_ppo_samples_from_envpool_x_pools_on_two_nodes(cluster: Any, task: str) -> None:
+    pytest.importorskip("torch")
+    pytest.importorskip("ray.rllib")
+    if task not in envpool_x.list_all_envs():
+        pytest.skip("built without the Atari family")
+    from ray.rllib.algorithms.ppo import PPOConfig
+
+    from envpool_x.integrations.rllib import configure_env_runners
+
+    config = (
+        PPOConfig()
+        .training(train_batch_size_per_learner=64, minibatch_size=32, num_epochs=1)
+        .rl_module(
+            model_config={
+                "fcnet_hiddens": [16],
+                "head_fcnet_hiddens": [16],
+                # Small filters for a cheap test (84x84 in, 1x1 out).
+                "conv_filters": [[4, [8, 8], 4], [8, [4, 4], 2], [8, [9, 9], 1]],
+            }
+        )
+        .debugging(seed=0)
+    )
+    configure_env_runners(
+        config,
+        task,
+        num_envs_per_env_runner=4,
+        env_config={"seed": 0},
+        num_env_runners=2,
+        num_cpus_per_env_runner=1,
+        rollout_fragment_length=8,
+    )
+    algo = config.build_algo()
+    try:
+        where = algo.env_runner_group.foreach_env_runner(
+            lambda r: (
+                type(r.env.unwrapped).__name__,
+                r.env.unwrapped.spec.id,
+                ray.get_runtime_context().get_node_id(),
+            ),
+            local_env_runner=False,
+        )
+        assert [w[:2] for w in where] == [("GymnasiumVectorEnvPool", task)] * 2
+        assert len({w[2] for w in where}) == 2, "one env runner per node"
+        for _ in range(2):
+            result = algo.train()
+        sampled = result["env_runners"]["num_env_steps_sampled_lifetime"]
+        assert sampled >= 2 * 64
+        assert np.isfinite(result["learners"]["default_policy"]["total_loss"])
+    finally:
+        algo.stop()
