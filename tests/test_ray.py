@@ -1,11 +1,9 @@
 """Scale-out on Ray: the distributed helper and RLlib's PPO over envpool_x pools.
 
-Every test runs on a local cluster this module starts on this machine: a head
-node and a second node process, one CPU and a 100 MB object store each, so actors
-and env runners land on two nodes. (Ray's nodes listen on the machine's own
-address: with ``node_ip_address="127.0.0.1"`` Ray 2.60's head still announced
-its GCS at the machine's address, where the driver could not reach it.) Skipped only when Ray
-(or, for the RLlib tests, RLlib and torch) is not installed.
+Every test runs on a local cluster this module starts on loopback: a head node
+and a second node process, one CPU and a 100 MB object store each, so actors and
+env runners land on two nodes. Skipped only when Ray (or, for the RLlib tests,
+RLlib and torch) is not installed.
 """
 
 from __future__ import annotations
@@ -30,6 +28,12 @@ NODE = {"num_cpus": 1, "object_store_memory": 100 * 2**20}
 
 @pytest.fixture(scope="module")
 def cluster() -> Iterator[Any]:
+    # On Linux Ray turns 127.0.0.1 into the machine's address; with "clusters"
+    # off (its setting for laptops) every process stays on loopback. The
+    # variable reaches the node processes; the constant is the driver's copy.
+    mp = pytest.MonkeyPatch()
+    mp.setenv("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")
+    mp.setattr(ray._private.ray_constants, "ENABLE_RAY_CLUSTER", False)
     c = Cluster(initialize_head=True, head_node_args={**NODE, "include_dashboard": False})
     c.add_node(**NODE)
     ray.init(address=c.address, include_dashboard=False, log_to_driver=False)
@@ -39,6 +43,14 @@ def cluster() -> Iterator[Any]:
     finally:
         ray.shutdown()
         c.shutdown()
+        mp.undo()
+
+
+def test_the_cluster_is_two_nodes_on_loopback(cluster: Any) -> None:
+    nodes = [n for n in ray.nodes() if n["Alive"]]
+    assert len(nodes) == 2
+    assert {n["NodeManagerAddress"] for n in nodes} == {"127.0.0.1"}
+    assert cluster.address.startswith("127.0.0.1:")
 
 
 def _assert_same(a: Any, b: Any) -> None:
