@@ -154,7 +154,7 @@ inline bool ParseSeeds(const py::object& seed, const std::vector<int32_t>& ids,
     py::int_ v = py::reinterpret_steal<py::int_>(PyNumber_Index(h.ptr()));
     // No static Python object for the bound: it would be released after the
     // interpreter is gone (a segfault at exit on Python 3.12).
-    const unsigned long long u = PyLong_AsUnsignedLongLong(v.ptr());  // NOLINT(runtime/int)
+    const unsigned long long u = PyLong_AsUnsignedLongLong(v.ptr());     // NOLINT(runtime/int)
     if (u == static_cast<unsigned long long>(-1) && PyErr_Occurred()) {  // NOLINT(runtime/int)
       PyErr_Clear();  // OverflowError: negative or >= 2**64
       throw ValueError("seed must be in [0, 2**64), got " + std::string(py::str(h)));
