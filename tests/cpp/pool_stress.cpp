@@ -2,6 +2,7 @@
 // AddressSanitizer + UBSan by scripts/sanitize.sh. Many threads, tiny batches,
 // sync and async, partial steps, resets with seeds, injected exceptions,
 // close with work in flight. Exits non-zero on any broken invariant.
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <set>
@@ -23,6 +24,9 @@
 #include "envs/toy_text/frozen_lake.h"
 #include "envs/toy_text/nchain.h"
 #include "envs/toy_text/taxi.h"
+#ifdef ENVPOOL_X_STRESS_ATARI
+#include "envs/atari/atari.h"
+#endif
 #ifdef ENVPOOL_X_STRESS_MUJOCO
 #include "envs/mujoco/ant.h"
 #include "envs/mujoco/half_cheetah.h"
@@ -40,6 +44,18 @@ using namespace envpool_x;
       std::exit(1);                                                                 \
     }                                                                               \
   } while (0)
+
+// Prints "<what> ok" with the seconds since the previous report (to see
+// where the sanitizer run spends its time).
+static void Report(const std::string& what) {
+  using Clock = std::chrono::steady_clock;
+  static Clock::time_point last = Clock::now();
+  const Clock::time_point now = Clock::now();
+  std::printf("pool_stress: %s ok (%.1f s)\n", what.c_str(),
+              std::chrono::duration<double>(now - last).count());
+  std::fflush(stdout);
+  last = now;
+}
 
 static PoolOptions Options(int num_envs, int batch, int threads, int chunk) {
   PoolOptions opt;
@@ -143,25 +159,32 @@ static void AsyncStress(int threads, int batch) {
 
 // Any env under async send/recv with resets mixed in, tiny batches and short
 // time limits (so auto-resets happen often): the envs' own Reset/Step code
-// runs under the sanitizers, on many threads. Action 0 / an all-zero box is
-// valid for every env here.
+// runs under the sanitizers, on many threads. Discrete envs get varied
+// actions; an all-zero box is valid for every continuous env here.
 template <typename Env>
-static void EnvStress(const Config& cfg, int threads, int batch, int rounds) {
-  const int n = 11;
+static void EnvStress(const Config& cfg, int threads, int batch, int rounds, int n = 11) {
   PoolOptions opt = Options(n, batch, threads, 0);
   opt.max_episode_steps = 17;
   EnvPool<Env> pool(cfg, opt);
   std::vector<int32_t> ids(n);
   for (int i = 0; i < n; ++i) ids[i] = i;
-  const int64_t width = pool.spec().action.NumElements();
-  std::vector<float> act(static_cast<size_t>(n * width), 0.0f);  // also int32 0
+  const ActionSpec& spec = pool.spec().action;
+  const int64_t width = spec.NumElements();
+  std::vector<float> box(static_cast<size_t>(n * width), 0.0f);
+  std::vector<int32_t> discrete(static_cast<size_t>(n), 0);
   pool.SendReset(ids, nullptr);
   for (int r = 0; r < rounds; ++r) {
     Batch b = pool.Recv(false);
     CHECK(b.count == batch);
     const int32_t* got = reinterpret_cast<const int32_t*>(b.data[pool.layout().env_id]);
     std::vector<int32_t> back(got, got + b.count);
-    pool.StoreActions(back, act.data());
+    if (spec.discrete) {
+      for (int k = 0; k < b.count; ++k)
+        discrete[k] = static_cast<int32_t>((r * 7 + back[k]) % spec.n);
+      pool.StoreActions(back, discrete.data());
+    } else {
+      pool.StoreActions(back, box.data());
+    }
     if (r % 13 == 0) {
       std::vector<uint64_t> seeds(back.size(), static_cast<uint64_t>(r));
       pool.SendReset(back, &seeds);
@@ -177,8 +200,42 @@ static void EnvStressAll(const Config& cfg, int rounds) {
   for (int threads : {1, 3}) {
     for (int batch : {1, 4}) EnvStress<Env>(cfg, threads, batch, rounds);
   }
-  std::printf("pool_stress: %s ok\n", Env::kName);
+  Report(Env::kName);
 }
+
+#ifdef ENVPOOL_X_STRESS_ATARI
+// A few games with different preprocessing (fire reset, episodic life, sticky
+// actions, RGB, frame_skip 1, no no-ops), more threads than envs can keep
+// busy, tiny batches. The ROMs of the installed ale-py (scripts/sanitize.sh
+// passes their folder).
+static void AtariStress() {
+  const char* dir = std::getenv("ENVPOOL_X_ATARI_ROMS");
+  CHECK(dir != nullptr);
+  auto game = [&](const char* rom) {
+    Config cfg = Atari::DefaultConfig();
+    cfg.Set("task", std::string(rom));
+    cfg.Set("rom_path", std::string(dir) + "/" + rom + ".bin");
+    return cfg;
+  };
+  Config pong = game("pong");
+  Config breakout = game("breakout");
+  breakout.Set("episodic_life", true);
+  breakout.Set("zero_discount_on_life_loss", true);
+  breakout.Set("repeat_action_probability", 0.25);
+  Config invaders = game("space_invaders");
+  invaders.Set("gray_scale", false);
+  invaders.Set("frame_skip", int64_t{1});
+  invaders.Set("noop_max", int64_t{0});
+  invaders.Set("use_inter_area_resize", false);
+  // Emulation under TSan runs at a few hundred frames a second: two pools a
+  // game (4 threads for 5 envs with batches of 1; 2 threads, batches of 3).
+  for (const Config* cfg : {&pong, &breakout, &invaders}) {
+    EnvStress<Atari>(*cfg, 4, 1, 40, 5);
+    EnvStress<Atari>(*cfg, 2, 3, 30, 5);
+    Report("Atari " + cfg->String("task"));
+  }
+}
+#endif
 
 static void FamiliesStress() {
   EnvStressAll<CartPole>(CartPole::DefaultConfig(), 400);
@@ -192,6 +249,9 @@ static void FamiliesStress() {
   EnvStressAll<Blackjack>(Blackjack::DefaultConfig(), 400);
   EnvStressAll<Catch>(Catch::DefaultConfig(), 400);
   EnvStressAll<NChain>(NChain::DefaultConfig(), 400);
+#ifdef ENVPOOL_X_STRESS_ATARI
+  AtariStress();
+#endif
 #ifdef ENVPOOL_X_STRESS_MUJOCO
   // The model XMLs of the installed gymnasium (scripts/sanitize.sh passes
   // their folder).
@@ -236,12 +296,15 @@ static void FaultStress(int threads) {
 }
 
 int main() {
+  Report("start");
   QueueStress();
+  Report("queue");
   for (int threads : {1, 2, 4, 8}) {
     for (int chunk : {0, 1, 3}) SyncStress(threads, chunk);
     for (int batch : {1, 2, 5, 22}) AsyncStress(threads, batch);
     FaultStress(threads);
   }
+  Report("sync, async and faults");
   FamiliesStress();
   // Many pools created and destroyed, some with work in flight.
   for (int i = 0; i < 200; ++i) {
@@ -250,6 +313,7 @@ int main() {
     for (int k = 0; k < 16; ++k) ids[k] = k;
     pool.SendReset(ids, nullptr);
   }
+  Report("200 pools");
   std::puts("pool_stress: ok");
   return 0;
 }
