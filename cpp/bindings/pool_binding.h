@@ -292,10 +292,11 @@ class PyPool {
     return RecvLocked(true);
   }
 
+  // Holds the guard while the GIL is released: a step or a second close()
+  // from another thread is refused instead of running beside it (two closes
+  // at once raced on the pool's state and joined the same threads twice).
   void Close() {
-    if (busy_.load()) {
-      throw StateError("close() called while another thread is using this env");
-    }
+    Guard g(this, "close() called while another thread is using this env");
     py::gil_scoped_release nogil;
     pool_->Close();
   }
@@ -319,10 +320,11 @@ class PyPool {
   // Two Python threads on one env would interleave sends and receives:
   // refuse the second instead of corrupting results.
   struct Guard {
-    explicit Guard(PyPool* p) : p_(p) {
-      if (p_->busy_.exchange(true)) {
-        throw StateError("this env is being used by another thread; calls must not overlap");
-      }
+    explicit Guard(PyPool* p, const char* busy =
+                                  "this env is being used by another thread; calls must "
+                                  "not overlap")
+        : p_(p) {
+      if (p_->busy_.exchange(true)) throw StateError(busy);
     }
     ~Guard() { p_->busy_.store(false); }
     PyPool* p_;

@@ -422,9 +422,10 @@ class PoolBase {
     return batch;
   }
 
+  // Safe to call from several threads: one of them stops and joins the
+  // workers, the others return at once.
   void Close() {
-    if (closed_) return;
-    closed_ = true;
+    if (closed_.exchange(true)) return;
     if (fork_generation_ != ForkGeneration().load()) {
       // A forked child's copy: the workers live in the parent only. Joining
       // them would hang, so their handles are leaked on purpose.
@@ -990,7 +991,7 @@ class PoolBase {
   int pending_ = 0;
   int64_t recv_block_ = 0;
   std::atomic<bool> stop_{false};
-  bool closed_ = false;
+  std::atomic<bool> closed_{false};
   const uint64_t fork_generation_ = ForkGeneration().load();
   std::vector<std::thread> workers_;
   std::function<void()> interrupt_check_;

@@ -8,6 +8,7 @@
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "core/action_queue.h"
@@ -314,6 +315,20 @@ int main() {
     pool.SendReset(ids, nullptr);
   }
   Report("200 pools");
+  // Closed from two threads at once, with work in flight: one stops and joins
+  // the workers, the other returns.
+  for (int i = 0; i < 50; ++i) {
+    EnvPool<CartPole> pool(CartPole::DefaultConfig(), Options(16, 4, 3, 0));
+    std::vector<int32_t> ids(16);
+    for (int k = 0; k < 16; ++k) ids[k] = k;
+    pool.SendReset(ids, nullptr);
+    std::thread a([&] { pool.Close(); });
+    std::thread b([&] { pool.Close(); });
+    a.join();
+    b.join();
+    CHECK(pool.closed());
+  }
+  Report("concurrent closes");
   std::puts("pool_stress: ok");
   return 0;
 }
