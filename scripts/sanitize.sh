@@ -33,8 +33,9 @@ export ENVPOOL_X_MUJOCO_ASSETS ENVPOOL_X_ATARI_ROMS
 build() {  # $1: thread | address
   local dir="$root/sanitize-$1"
   mkdir -p "$dir"
+  # The compiler comes from $CXX (CMake reads it at the first configure).
   if ! cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-      -DCMAKE_CXX_COMPILER="$CXX" -DENVPOOL_X_SANITIZE="$1" -DENVPOOL_X_STRESS_TEST=ON \
+      -DENVPOOL_X_SANITIZE="$1" -DENVPOOL_X_STRESS_TEST=ON \
       -DENVPOOL_X_XLA=OFF -DPython_EXECUTABLE="$py" \
       -Dpybind11_DIR="$("$py" -m pybind11 --cmakedir)" >"$dir/configure.log" 2>&1; then
     cat "$dir/configure.log"
