@@ -10,7 +10,8 @@
 #     as the wheel (cmake/ale.cmake); libmujoco is the wheel's, uninstrumented.
 #  2. The Python extension envpool_x._core built with the same flags, and a
 #     concurrency-heavy subset of the Python tests (engine, async, errors and
-#     Ctrl-C, faults, lifetime, fork, pickling, the short fuzz run) run against
+#     Ctrl-C, faults, lifetime, fork, pickling, the short fuzz run, the
+#     gymnasium / dm_env API, Atari through Python) run against
 #     it with the sanitizer runtime preloaded into the uninstrumented
 #     interpreter (scripts/sanitize_python.sh).
 #
@@ -36,7 +37,7 @@ build() {  # $1: thread | address
   # The compiler comes from $CXX (CMake reads it at the first configure).
   if ! cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
       -DENVPOOL_X_SANITIZE="$1" -DENVPOOL_X_STRESS_TEST=ON \
-      -DENVPOOL_X_XLA=OFF -DPython_EXECUTABLE="$py" \
+      -DENVPOOL_X_XLA=OFF -DENVPOOL_X_CUDA=OFF -DPython_EXECUTABLE="$py" \
       -Dpybind11_DIR="$("$py" -m pybind11 --cmakedir)" >"$dir/configure.log" 2>&1; then
     cat "$dir/configure.log"
     exit 1

@@ -138,51 +138,55 @@ def test_two_threads_on_one_env_are_refused_or_serialised():
     env.close()
 
 
+def _race_close_against_steps_and_close() -> None:
+    env = envpool_x.make_gymnasium("CartPole-v1", num_envs=64, num_threads=2)
+    env.reset()
+    unexpected: list[str] = []
+    stepper_stopped_by: list[str] = []
+    closes = []
+
+    def stepper() -> None:
+        for _ in range(100_000):
+            try:
+                _, _, _, _, info = env.step(np.zeros(64, dtype=np.int32))
+                if not np.array_equal(info["env_id"], np.arange(64)):
+                    unexpected.append(f"mixed batch {info['env_id']}")
+            except RuntimeError as e:
+                if "another thread" in str(e):
+                    continue
+                stepper_stopped_by.append(str(e))
+                return
+
+    def closer() -> None:
+        for _ in range(100_000):
+            try:
+                env._pool.close()
+                closes.append(True)
+                return
+            except RuntimeError as e:
+                if "another thread" not in str(e):
+                    unexpected.append(f"close: {e}")
+                    return
+
+    threads = [threading.Thread(target=f) for f in (stepper, closer, closer)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    assert all(not t.is_alive() for t in threads), "a step or close hung"
+    assert unexpected == []
+    assert len(closes) == 2  # close() is idempotent: the second one returns too
+    assert len(stepper_stopped_by) == 1 and "closed" in stepper_stopped_by[0]
+    assert env._pool.closed
+
+
 def test_close_racing_steps_and_another_close_is_refused_or_serialised():
     """Two threads retry close() while a third steps: each call either runs
     alone or is refused with RuntimeError; nothing hangs, and once closed the
     stepping thread is told so. (Under TSan, scripts/sanitize.sh, this caught
     two closes racing on the pool's state.)"""
     for _ in range(20):
-        env = envpool_x.make_gymnasium("CartPole-v1", num_envs=64, num_threads=2)
-        env.reset()
-        unexpected: list[str] = []
-        stepper_stopped_by: list[str] = []
-        closes = []
-
-        def stepper() -> None:
-            for _ in range(100_000):
-                try:
-                    _, _, _, _, info = env.step(np.zeros(64, dtype=np.int32))
-                    if not np.array_equal(info["env_id"], np.arange(64)):
-                        unexpected.append(f"mixed batch {info['env_id']}")
-                except RuntimeError as e:
-                    if "another thread" in str(e):
-                        continue
-                    stepper_stopped_by.append(str(e))
-                    return
-
-        def closer() -> None:
-            for _ in range(100_000):
-                try:
-                    env._pool.close()
-                    closes.append(True)
-                    return
-                except RuntimeError as e:
-                    if "another thread" not in str(e):
-                        unexpected.append(f"close: {e}")
-                        return
-
-        threads = [threading.Thread(target=f) for f in (stepper, closer, closer)]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join(timeout=60)
-        assert all(not t.is_alive() for t in threads), "a step or close hung"
-        assert unexpected == []
-        assert len(closes) == 2  # close() is idempotent: the second one returns too
-        assert len(stepper_stopped_by) == 1 and "closed" in stepper_stopped_by[0]
-        assert env._pool.closed
+        _race_close_against_steps_and_close()
 
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork()")
