@@ -105,7 +105,8 @@ def main() -> None:
             ale_vec.name = f"ale-py AtariVectorEnv {n}/b{b}"
             runners.append(ale_vec)
     raw = bench.raw_runner(TASK, 1, "raw C++ loop, 1 thread (emulation + preprocessing)")
-    runners += [raw, ale_act_runner()]
+    ceiling = bench.raw_runner(TASK, 1, f"raw C++ loops, {t} at once", threads=t)
+    runners += [raw, ceiling, ale_act_runner()]
     t0 = time.time()
     try:
         bench.measure(runners, steps, rounds=1 if args.quick else args.rounds, progress=False)
@@ -122,7 +123,7 @@ def main() -> None:
             "C++ loop of the same env).",
         ),
         "",
-        *efficiency_table(runners, raw.steps_per_s),
+        *efficiency_table(runners, raw.steps_per_s, ceiling.steps_per_s),
     ]
     md = "\n".join(lines) + "\n"
     write_section(Path(args.out), args.section, md)

@@ -188,13 +188,32 @@ def peer_runners(task: str, threads: int) -> list[bench.Runner]:
     return runners
 
 
-def efficiency_table(runners: list[bench.Runner], raw_rate: float) -> list[str]:
-    """steps/s of each runner and its share of 2x the single-thread raw rate."""
-    lines = ["| runner | steps/s | of 2x raw |", "|---|---:|---:|"]
+def efficiency_table(
+    runners: list[bench.Runner], raw_rate: float, ceiling_rate: float | None = None
+) -> list[str]:
+    """steps/s of each runner, its share of 2x the single-thread raw rate (the
+    issues' parallel efficiency) and, given ``ceiling_rate`` (two raw loops at
+    once), its share of what the two cores delivered together in this run."""
+    head = "| runner | steps/s | of 2x raw |"
+    if ceiling_rate is not None:
+        head += " of 2 raw loops at once |"
+    lines = [head, "|---|---:|---:|" + ("---:|" if ceiling_rate is not None else "")]
     for r in runners:
         rate = r.steps_per_s
-        lines.append(f"| {r.name} | {rate:,.0f} | {rate / (2 * raw_rate):.0%} |")
+        line = f"| {r.name} | {rate:,.0f} | {rate / (2 * raw_rate):.0%} |"
+        if ceiling_rate is not None:
+            line += f" {rate / ceiling_rate:.0%} |"
+        lines.append(line)
     return lines
+
+
+def raw_pair(task: str, threads: int) -> tuple[bench.Runner, bench.Runner]:
+    """The single-thread raw loop, and ``threads`` raw loops at once (the
+    machine's own parallel ceiling, see ``bench.raw_runner``)."""
+    return (
+        bench.raw_runner(task, 1),
+        bench.raw_runner(task, 1, f"raw C++ loops, {threads} at once", threads=threads),
+    )
 
 
 def envpool_ratios(runners: list[bench.Runner]) -> list[str]:

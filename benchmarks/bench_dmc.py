@@ -31,6 +31,7 @@ from bench_classic import (  # noqa: E402
     efficiency_table,
     envpool_ratios,
     peer_runners,
+    raw_pair,
     section_header,
     version,
     write_section,
@@ -68,8 +69,8 @@ def bench_task(task: str, threads: int, steps: int, rounds: int) -> list[str]:
     loop = dm_control_runner(task)
     if loop is not None:
         runners.append(loop)
-    raw = bench.raw_runner(task, 1)
-    runners.append(raw)
+    raw, ceiling = raw_pair(task, threads)
+    runners += [raw, ceiling]
     try:
         bench.measure(runners, steps, rounds=rounds, progress=False)
     finally:
@@ -79,7 +80,7 @@ def bench_task(task: str, threads: int, steps: int, rounds: int) -> list[str]:
     if loop is not None:
         sync = runners[1].steps_per_s
         ratios.append(f"sync {sync / loop.steps_per_s:.1f}x dm_control's loop")
-    table = efficiency_table(runners, raw.steps_per_s)
+    table = efficiency_table(runners, raw.steps_per_s, ceiling.steps_per_s)
     return [f"### {task}", "", *table, "", f"Ratios: {', '.join(ratios)}.", ""]
 
 

@@ -33,6 +33,7 @@ from bench_classic import (  # noqa: E402
     efficiency_table,
     envpool_ratios,
     peer_runners,
+    raw_pair,
     section_header,
     version,
     write_section,
@@ -73,8 +74,8 @@ def bench_task(task: str, threads: int, steps: int, rounds: int) -> list[str]:
     batch = mjbatch_runner(task, 8, threads)
     if batch is not None:
         runners.append(batch)
-    raw = bench.raw_runner(task, 1)
-    runners.append(raw)
+    raw, ceiling = raw_pair(task, threads)
+    runners += [raw, ceiling]
     try:
         bench.measure(runners, steps, rounds=rounds, progress=False)
     finally:
@@ -84,7 +85,7 @@ def bench_task(task: str, threads: int, steps: int, rounds: int) -> list[str]:
     if batch is not None:
         sync = runners[1].steps_per_s
         ratios.append(f"sync {sync / batch.steps_per_s:.2f}x mjBatch")
-    table = efficiency_table(runners, raw.steps_per_s)
+    table = efficiency_table(runners, raw.steps_per_s, ceiling.steps_per_s)
     return [f"### {task}", "", *table, "", f"Ratios: {', '.join(ratios)}.", ""]
 
 

@@ -221,3 +221,17 @@ def test_console_script():
     assert "CartPole-v1" in families(proc.stdout)["classic_control"]
     proc = subprocess.run([script, "info", "NoSuchTask-v0"], capture_output=True, text=True)
     assert proc.returncode == 2 and "unknown task id" in proc.stderr
+
+
+def test_raw_runner_with_threads_runs_that_many_loops():
+    """bench.raw_runner(threads=2): two plain loops at once, their rates summed
+    (the benchmarks' hardware ceiling column)."""
+    from envpool_x import bench
+
+    single = bench.raw_runner("CartPole-v1", 1)
+    pair = bench.raw_runner("CartPole-v1", 1, "two", threads=2)
+    assert single.run(20_000) == 20_000
+    assert pair.run(20_000) == 20_000  # 10,000 steps on each thread
+    assert len(pair.own_rates) == 1 and pair.own_rates[0] > 0
+    with pytest.raises(ValueError, match="threads must be >= 1"):
+        bench.raw_runner("CartPole-v1", 1, threads=0)
