@@ -46,6 +46,21 @@ else()
   file(GLOB _tarball "${_ale_download}/ale_py-${ENVPOOL_X_ALE_VERSION}.tar.gz")
   if(NOT _tarball)
     message(STATUS "envpool_x: downloading the ale-py ${ENVPOOL_X_ALE_VERSION} sdist with pip")
+    # pip reads the sdist's metadata with ale-py's build backend, taken from this
+    # Python (build isolation would need every build dependency as an sdist too,
+    # because of --no-binary). pip's own build environment has it; a plain CMake
+    # build needs it installed.
+    execute_process(
+      COMMAND "${Python_EXECUTABLE}" -c "import scikit_build_core"
+      RESULT_VARIABLE _has_backend OUTPUT_QUIET ERROR_QUIET)
+    if(NOT _has_backend EQUAL 0)
+      message(FATAL_ERROR
+        "envpool_x: fetching the ale-py sdist needs scikit-build-core in ${Python_EXECUTABLE} "
+        "(ale-py's build backend, which pip uses to read the sdist): "
+        "${Python_EXECUTABLE} -m pip install 'scikit-build-core>=0.10'. "
+        "Or set ENVPOOL_X_ALE_SOURCE to an unpacked ale-py sdist or its .tar.gz, "
+        "or configure with -DENVPOOL_X_ATARI=OFF.")
+    endif()
     execute_process(
       COMMAND "${Python_EXECUTABLE}" -m pip download --no-deps --no-binary :all:
               --no-build-isolation -d "${_ale_download}" "ale-py==${ENVPOOL_X_ALE_VERSION}"
