@@ -101,15 +101,21 @@ def test_async_recv_returns_ready_actors_with_global_ids(cluster: Any) -> None:
         # An actor on a fresh node may answer its first batch late: go on until
         # both actors have answered (the test's timeout bounds it), 60 rounds at least.
         while i < 60 or len(seen) < 8:
-            obs, reward, terminated, truncated, info = env.recv(timeout_s=60)
-            ids = info["env_id"]
-            # Whole actors' batches, with global ids.
+            out = env.recv(timeout_s=60)
+            ids = out[4]["env_id"]
+            # Whole actors' batches, with global ids; a late actor's reset batch may
+            # come with the other actor's step batch.
             assert len(ids) in (4, 8) and set(np.asarray(ids) // 4) <= {0, 1}
-            if not seen.issuperset(ids.tolist()):  # a reset batch
-                np.testing.assert_array_equal(obs, obs_ref[ids])
-            else:  # replay what these envs were sent on the single pool, by id
-                out_ref = ref.step(last_actions[ids], env_id=ids)
-                _assert_same((obs, reward, terminated, truncated, info), out_ref)
+            for rows in (slice(0, 4), slice(4, len(ids))):
+                part = ids[rows]
+                if not len(part):
+                    continue
+                if not seen.issuperset(part.tolist()):  # a reset batch
+                    np.testing.assert_array_equal(out[0][rows], obs_ref[part])
+                    assert not out[1][rows].any() and not out[2][rows].any()
+                else:  # replay what these envs were sent on the single pool, by id
+                    out_ref = ref.step(last_actions[part], env_id=part)
+                    _assert_same(tuple(x[rows] for x in out[:4]) + (_rows(out[4], rows),), out_ref)
             seen.update(ids.tolist())
             actions = rng.integers(0, 2, len(ids))
             last_actions[ids] = actions
@@ -124,6 +130,51 @@ def test_async_recv_returns_ready_actors_with_global_ids(cluster: Any) -> None:
         ref.close()
     with pytest.raises(RuntimeError, match="closed"):
         env.reset()
+
+
+def _rows(info: dict[str, Any], rows: slice) -> dict[str, Any]:
+    return {key: value[rows] for key, value in info.items() if isinstance(value, np.ndarray)}
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("autoreset_mode", ["next_step", "same_step"])
+def test_a_late_actors_reset_batch_joins_another_actors_step_batch(
+    cluster: Any, autoreset_mode: str
+) -> None:
+    env = DistributedEnvPool(
+        "CartPole-v1", num_actors=2, envs_per_actor=4, seed=3, autoreset_mode=autoreset_mode
+    )
+    ref = envpool_x.make_gymnasium(
+        "CartPole-v1", num_envs=8, seed=3, num_threads=1, autoreset_mode=autoreset_mode
+    )
+    try:
+        # Actor 1 is busy, so its reset answers after actor 0's first step.
+        busy = env.actors[1].__ray_call__.remote(lambda _self: time.sleep(3))
+        env.async_reset()
+        first = env.recv(timeout_s=60)
+        np.testing.assert_array_equal(first[4]["env_id"], np.arange(4))
+        obs_ref, _ = ref.reset()
+        actions = np.array([0, 1, 0, 1])
+        env.send(actions, np.arange(4))
+        ray.get(busy)
+        in_flight = [p for p in env._pending if p is not None]
+        assert len(ray.wait(in_flight, num_returns=2, timeout=60)[0]) == 2
+        obs, reward, terminated, truncated, info = env.recv(timeout_s=60)
+        np.testing.assert_array_equal(info["env_id"], np.arange(8))
+        step_ref = ref.step(actions, env_id=np.arange(4))
+        _assert_same(
+            (obs[:4], reward[:4], terminated[:4], truncated[:4], _rows(info, slice(0, 4))),
+            step_ref,
+        )
+        np.testing.assert_array_equal(obs[4:], obs_ref[4:])
+        assert not reward[4:].any() and not terminated[4:].any() and not truncated[4:].any()
+        np.testing.assert_array_equal(info["elapsed_step"][4:], 0)
+        if autoreset_mode == "same_step":
+            # Rows without a final observation: masked off, as gymnasium fills them.
+            assert info["final_obs"].shape == obs.shape and not info["_final_obs"][4:].any()
+    finally:
+        env.close()
+        ref.close()
 
 
 @pytest.mark.timeout(120)
