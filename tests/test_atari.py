@@ -3,7 +3,10 @@ preprocessing and reset semantics, options, errors, and the Pong-v5 pool."""
 
 from __future__ import annotations
 
+import shutil
+import subprocess
 import sys
+import textwrap
 
 import numpy as np
 import pytest
@@ -349,3 +352,55 @@ def test_pong_100_envs_sync_and_async() -> None:
         env.send(np.random.randint(0, 6, size=50), ids)
     assert set(seen) == set(range(100))
     env.close()
+
+
+def test_module_exports_only_its_entry_point() -> None:
+    # ALE and libstdc++ instantiations inside _core stay local: a process that
+    # also loads ale_py's own ALE (or JAX's, torch's libstdc++ copies) with
+    # RTLD_GLOBAL must not bind one library's calls to the other's code.
+    nm = shutil.which("nm")
+    if nm is None:
+        pytest.skip("binutils' nm is not installed")
+    out = subprocess.run(
+        [nm, "-D", "--defined-only", _core.__file__], capture_output=True, text=True, check=True
+    ).stdout
+    exported = sorted(line.split()[-1] for line in out.splitlines() if line.strip())
+    assert exported == ["PyInit__core"]
+
+
+def test_runs_beside_ale_py_loaded_globally() -> None:
+    # Both ALEs in one process, every library loaded with RTLD_GLOBAL, in both
+    # import orders; each must step its own emulator and agree on the frames.
+    code = textwrap.dedent(
+        """
+        import os, sys
+        sys.setdlopenflags(os.RTLD_GLOBAL | os.RTLD_NOW)
+        first, second = sys.argv[1:]
+        __import__(first); __import__(second)
+        import numpy as np, ale_py, envpool_x
+        from envpool_x import atari
+        ale = ale_py.ALEInterface()
+        ale.setLoggerMode(ale_py.LoggerMode.Error)
+        ale.setInt("random_seed", 0)
+        ale.setFloat("repeat_action_probability", 0.0)
+        ale.loadROM(atari.rom_path("breakout"))
+        ale.reset_game()
+        env = envpool_x.make_gymnasium("Breakout-v5", num_envs=1, img_height=210,
+                                       img_width=160, stack_num=1, frame_skip=1, noop_max=1)
+        obs, _ = env.reset()
+        ale.act(1)
+        actions = ale.getMinimalActionSet()
+        for step in range(200):
+            a = step % len(actions)
+            obs, *_ = env.step(np.array([a]))
+            ale.act(actions[a])
+            assert (obs[0, 0] == ale.getScreenGrayscale()).all(), step
+        env.close()
+        print("ok")
+        """
+    )
+    for order in (("envpool_x", "ale_py"), ("ale_py", "envpool_x")):
+        proc = subprocess.run(
+            [sys.executable, "-c", code, *order], capture_output=True, text=True, timeout=120
+        )
+        assert proc.returncode == 0 and proc.stdout.strip() == "ok", (order, proc.stderr[-2000:])
