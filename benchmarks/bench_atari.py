@@ -7,7 +7,9 @@ Runners, measured interleaved (A B A B ...), default EnvPool preprocessing
   envpool 1.2.5 with the same configs (when installed)
   ale-py's AtariVectorEnv (its C++ thread pool) with the same configs
   raw: our env (emulation + preprocessing) stepped by one thread in a plain C++
-      loop, and ALE's act() alone (emulation only, frames / frame_skip)
+      loop; the same loop on 2 threads at once (the machine's ceiling); and ALE's
+      act() alone in a C++ loop with our ALE build (emulation only, 4 frames per
+      env step)
 
 Usage: python benchmarks/bench_atari.py [--quick] [--threads 2] [--out PATH]
 """
@@ -25,6 +27,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_classic import (  # noqa: E402
+    CEILING_NOTE,
     efficiency_table,
     peer_runners,
     section_header,
@@ -68,24 +71,19 @@ def ale_vector_runner(num_envs: int, batch_size: int, threads: int) -> bench.Run
 
 
 def ale_act_runner() -> bench.Runner:
-    """ALE's act() alone in a Python loop, counted in env steps (4 frames)."""
-    import ale_py
+    """ALE's act() alone (frame_skip 4 frames per env step, no preprocessing) in
+    a plain C++ loop with this module's ALE build: what emulation costs, so the
+    raw loop's rate shows what our preprocessing adds."""
+    from envpool_x import _core, atari
 
-    from envpool_x import atari
-
-    ale = ale_py.ALEInterface()
-    ale.setLoggerMode(ale_py.LoggerMode.Error)
-    ale.loadROM(atari.rom_path("pong"))
-    ale.reset_game()
+    runner = bench.Runner("ALE act() only, 1 thread (emulation)", lambda n: 0)
 
     def run(n: int) -> int:
-        for _ in range(n * 4):
-            ale.act(0)
-            if ale.game_over():
-                ale.reset_game()
+        runner.own_rates.append(n / _core.atari_act_loop(atari.rom_path("pong"), "pong", n))
         return n
 
-    return bench.Runner("ALE act() only, 1 thread (emulation)", run)
+    runner.run = run
+    return runner
 
 
 def main() -> None:
@@ -120,7 +118,7 @@ def main() -> None:
             f"ale-py {version('ale-py')}",
             f"{TASK}, num_threads = {t}, EnvPool's default preprocessing; env steps (4 frames "
             "each); median of interleaved rounds. `of 2x raw`: steps/s / (2 x the single-thread "
-            "C++ loop of the same env).",
+            "C++ loop of the same env)." + CEILING_NOTE,
         ),
         "",
         *efficiency_table(runners, raw.steps_per_s, ceiling.steps_per_s),

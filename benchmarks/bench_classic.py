@@ -188,6 +188,13 @@ def peer_runners(task: str, threads: int) -> list[bench.Runner]:
     return runners
 
 
+# The sentence each efficiency table's section header gives for its last column.
+CEILING_NOTE = (
+    " `of 2 raw loops at once`: steps/s / the summed rate of two raw loops running at the "
+    "same time, no pool: what the two cores deliver together in this run, any pool's ceiling."
+)
+
+
 def efficiency_table(
     runners: list[bench.Runner], raw_rate: float, ceiling_rate: float | None = None
 ) -> list[str]:

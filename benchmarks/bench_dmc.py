@@ -28,6 +28,7 @@ os.environ.setdefault("MUJOCO_GL", "disable")  # dm_control: no rendering
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_classic import (  # noqa: E402
+    CEILING_NOTE,
     efficiency_table,
     envpool_ratios,
     peer_runners,
@@ -106,7 +107,8 @@ def main() -> None:
             f"dm-control {version('dm-control')}, mujoco {version('mujoco')}",
             f"num_threads = {args.threads}; env steps (n_sub_steps MuJoCo steps each: 1 for "
             "cheetah, 10 for walker); median of interleaved rounds. `of 2x raw`: steps/s / (2 x "
-            "the single-thread C++ loop of the same env), the parallel efficiency on 2 threads.",
+            "the single-thread C++ loop of the same env), the parallel efficiency on 2 "
+            "threads." + CEILING_NOTE,
         ),
         *([f"- {args.note}"] if args.note else []),
         "",

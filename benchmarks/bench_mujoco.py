@@ -30,6 +30,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_classic import (  # noqa: E402
+    CEILING_NOTE,
     efficiency_table,
     envpool_ratios,
     peer_runners,
@@ -110,7 +111,7 @@ def main() -> None:
             f"mujoco {version('mujoco')}",
             f"num_threads = {args.threads}; env steps (frame_skip MuJoCo steps each); median "
             "of interleaved rounds. `of 2x raw`: steps/s / (2 x the single-thread C++ loop of "
-            "the same env), the parallel efficiency on 2 threads.",
+            "the same env), the parallel efficiency on 2 threads." + CEILING_NOTE,
         ),
         "",
         *body,

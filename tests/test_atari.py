@@ -404,3 +404,10 @@ def test_runs_beside_ale_py_loaded_globally() -> None:
             [sys.executable, "-c", code, *order], capture_output=True, text=True, timeout=120
         )
         assert proc.returncode == 0 and proc.stdout.strip() == "ok", (order, proc.stderr[-2000:])
+
+
+def test_emulation_only_loop_for_the_benchmarks() -> None:
+    rom = atari.rom_path("pong")
+    assert _core.atari_act_loop(rom, "pong", 200) > 0
+    with pytest.raises(ValueError, match="frame_skip"):
+        _core.atari_act_loop(rom, "pong", 10, 0)
