@@ -12,6 +12,7 @@ import os
 import signal
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -139,7 +140,7 @@ def _rows(info: dict[str, Any], rows: slice) -> dict[str, Any]:
 @pytest.mark.timeout(120)
 @pytest.mark.parametrize("autoreset_mode", ["next_step", "same_step"])
 def test_a_late_actors_reset_batch_joins_another_actors_step_batch(
-    cluster: Any, autoreset_mode: str
+    cluster: Any, autoreset_mode: str, tmp_path: Path
 ) -> None:
     env = DistributedEnvPool(
         "CartPole-v1", num_actors=2, envs_per_actor=4, seed=3, autoreset_mode=autoreset_mode
@@ -148,10 +149,19 @@ def test_a_late_actors_reset_batch_joins_another_actors_step_batch(
         "CartPole-v1", num_envs=8, seed=3, num_threads=1, autoreset_mode=autoreset_mode
     )
     try:
-        # Actor 1 is busy, so its reset answers after actor 0's first step.
-        busy = env.actors[1].__ray_call__.remote(lambda _self: time.sleep(3))
+        # Actor 1 is kept busy until actor 0's reset has come back, so its reset
+        # answers after actor 0's first step (the cluster's nodes share this disk).
+        release = tmp_path / "release"
+
+        def wait_for_release(_actor: Any, path: str) -> None:  # shipped by value
+            deadline = time.monotonic() + 60
+            while not os.path.exists(path) and time.monotonic() < deadline:
+                time.sleep(0.01)
+
+        busy = env.actors[1].__ray_call__.remote(wait_for_release, str(release))
         env.async_reset()
         first = env.recv(timeout_s=60)
+        release.touch()
         np.testing.assert_array_equal(first[4]["env_id"], np.arange(4))
         obs_ref, _ = ref.reset()
         actions = np.array([0, 1, 0, 1])
