@@ -76,14 +76,11 @@ def ale_act_runner() -> bench.Runner:
     raw loop's rate shows what our preprocessing adds."""
     from envpool_x import _core, atari
 
-    runner = bench.Runner("ALE act() only, 1 thread (emulation)", lambda n: 0)
-
-    def run(n: int) -> int:
-        runner.own_rates.append(n / _core.atari_act_loop(atari.rom_path("pong"), "pong", n))
-        return n
-
-    runner.run = run
-    return runner
+    rom = atari.rom_path("pong")
+    return bench.self_timed_runner(
+        "ALE act() only, 1 thread (emulation)",
+        lambda n: (n, n / _core.atari_act_loop(rom, "pong", n)),
+    )
 
 
 def main() -> None:

@@ -109,6 +109,21 @@ def _pool_runner(env: Any, num_envs: int, batch_size: int, name: str) -> Runner:
     return Runner(name, run, env.close)
 
 
+def self_timed_runner(name: str, measure: Callable[[int], tuple[int, float]]) -> Runner:
+    """A runner timed by what it runs: ``measure(n)`` performs about ``n`` env
+    steps and returns ``(steps done, steps/s by its own clock)``, so setup
+    inside it (building envs, loading a ROM) is not counted."""
+    runner = Runner(name, lambda n: 0)
+
+    def run(n: int) -> int:
+        steps, rate = measure(n)
+        runner.own_rates.append(rate)
+        return steps
+
+    runner.run = run
+    return runner
+
+
 def raw_runner(
     task: str, num_envs: int, name: str = "raw C++ loop, 1 thread", threads: int = 1
 ) -> Runner:
@@ -134,9 +149,7 @@ def raw_runner(
     # The resolved env config (e.g. an Atari task's ROM path), not just the defaults.
     config = make_spec(task).env_config
 
-    runner = Runner(name, lambda n: 0)
-
-    def run(n: int) -> int:
+    def measure(n: int) -> tuple[int, float]:
         steps = max(n // threads, num_envs)
         seconds = [0.0] * threads
 
@@ -151,11 +164,9 @@ def raw_runner(
                 w.start()
             for w in workers:
                 w.join()
-        runner.own_rates.append(sum(steps / s for s in seconds))
-        return steps * threads
+        return steps * threads, sum(steps / s for s in seconds)
 
-    runner.run = run
-    return runner
+    return self_timed_runner(name, measure)
 
 
 # Our ids whose gymnasium 1.x counterpart has another name.
