@@ -609,3 +609,19 @@ def test_python_warning_callback_does_not_deadlock(tmp_path) -> None:
     )
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert "NO DEADLOCK" in proc.stdout
+
+
+def test_async_recv_caller_steps_expensive_envs_while_it_waits() -> None:
+    """An async recv() whose batch is not ready runs queued envs on the calling
+    thread instead of sleeping (a sleeping caller costs a context switch per
+    batch, which showed as ~8% of async throughput with a worker per core)."""
+    env = envpool_x.make_gymnasium("HalfCheetah-v5", num_envs=16, batch_size=8, num_threads=1)
+    pool = env._pool
+    rng = np.random.default_rng(0)
+    env.async_reset()
+    for _ in range(20):
+        info = env.recv()[-1]
+        env.send(rng.uniform(-1, 1, (8, 6)).astype(np.float32), info["env_id"])
+    # One worker for 16 envs: at every recv most of them are still queued.
+    assert pool.caller_steps > 0
+    env.close()

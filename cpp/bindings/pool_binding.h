@@ -252,11 +252,13 @@ class PyPool {
     SendResetLocked(env_id, seed, false);
   }
 
-  // While it waits, the caller runs queued chunks itself, but only of cheap
-  // envs: a chunk of those takes microseconds, so Ctrl-C stays responsive.
+  // While it waits, the caller runs queued chunks itself (it would only
+  // sleep otherwise, and waking it costs a context switch per batch: with a
+  // worker on every core that overhead alone cost ~8% of async throughput),
+  // unless a step may stall for seconds (Ctrl-C would be ignored meanwhile).
   py::tuple Recv() {
     Guard g(this);
-    return RecvLocked(pool_->cheap_env());
+    return RecvLocked(!pool_->may_stall());
   }
 
   py::tuple Step(const py::object& action, const py::object& env_id) {
@@ -636,6 +638,7 @@ void BindEnv(py::module_& m, const char* name) {
       .def_property_readonly("fields", [](P& p) { return p.Fields(); })
       .def_property_readonly("num_threads", [](P& p) { return p.pool().options().num_threads; })
       .def_property_readonly("pending", [](P& p) { return p.pool().pending(); })
+      .def_property_readonly("caller_steps", [](P& p) { return p.pool().caller_steps(); })
       .def_property_readonly("closed", [](P& p) { return p.pool().closed(); })
       .def("xla_handle", [](P& p) { return p.XlaId(); })
       .def("send_step", static_cast<decltype(&PyPool::SendStep)>(&PyPool::SendStep),

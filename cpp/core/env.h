@@ -3,6 +3,10 @@
 // An env is a class with:
 //   static constexpr const char* kName;      // e.g. "CartPole" (C++ side name)
 //   static constexpr bool kCheap;            // true: scheduled many per chunk
+//   static constexpr bool kMayStall;         // optional, default false: true when
+//                                            // a step may block for seconds; such
+//                                            // steps never run on the thread
+//                                            // waiting in recv()
 //   static Config DefaultConfig();           // its own keys with defaults
 //   static EnvSpec Spec(const Config&);      // fields and action for a config
 //   explicit Env(const Config&);
@@ -15,6 +19,7 @@
 
 #include <array>
 #include <cstdint>
+#include <type_traits>
 
 #include "core/random.h"
 #include "core/spec.h"
@@ -22,6 +27,18 @@
 namespace envpool_x {
 
 constexpr int kMaxFields = 16;
+
+// Env::kMayStall when the env declares it, else false (detected the C++17
+// way: the CUDA sources include this header too).
+template <typename Env, typename = void>
+struct MayStallOf : std::false_type {};
+template <typename Env>
+struct MayStallOf<Env, std::void_t<decltype(Env::kMayStall)>>
+    : std::bool_constant<Env::kMayStall> {};
+template <typename Env>
+constexpr bool MayStall() {
+  return MayStallOf<Env>::value;
+}
 
 // Where one env writes its result: this env's row of every output field.
 struct StepOutput {

@@ -355,6 +355,9 @@ class PoolBase {
   }
 
   int pending() const { return pending_; }
+  // Envs the calling thread stepped or reset itself (inline or while it
+  // waited in Recv) instead of a worker: a diagnostic for the scheduling.
+  int64_t caller_steps() const { return caller_steps_; }
 
   // Ordered mode, nothing in flight: the next round's results go straight to
   // `bases` (one array per field, rows for the envs of the coming send) instead
@@ -366,6 +369,7 @@ class PoolBase {
     base_ = bases;
   }
   bool cheap_env() const { return cheap(); }
+  bool may_stall() const { return stalls(); }
   bool ordered() const { return ordered_; }
 
   // Waits for the next batch. `help`: the caller runs queued chunks itself
@@ -509,6 +513,7 @@ class PoolBase {
   virtual std::vector<double> DoGetState(int env_id) = 0;
   virtual void DoSetState(int env_id, const std::vector<double>& s) = 0;
   virtual bool cheap() const = 0;
+  virtual bool stalls() const = 0;
 
   // CPUs this process may run on (its affinity mask: taskset, cgroups'
   // cpusets), not every CPU of the machine that hardware_concurrency counts.
@@ -620,6 +625,7 @@ class PoolBase {
     sent_target_.store(sent_, std::memory_order_release);
     if (placement == Placement::kInline) {
       for (size_t k = 0; k + 1 < ids.size(); ++k) states_[ids[k]].next = ids[k + 1];
+      caller_steps_ += static_cast<int64_t>(ids.size());
       RunChunk(Chunk{ids[0], static_cast<int32_t>(ids.size()), first_slot, op, false});
       return;
     }
@@ -692,6 +698,7 @@ class PoolBase {
     while (!ready()) {
       Chunk c;
       if (help && TakeChunk(opt_.num_threads, &c)) {  // own share first
+        caller_steps_ += c.count;
         RunChunk(c);
         continue;
       }
@@ -989,6 +996,7 @@ class PoolBase {
   uint32_t round_ = 1;       // see CallerState
   int64_t num_started_ = 0;  // envs reset at least once
   int pending_ = 0;
+  int64_t caller_steps_ = 0;
   int64_t recv_block_ = 0;
   std::atomic<bool> stop_{false};
   std::atomic<bool> closed_{false};
@@ -1073,6 +1081,7 @@ class EnvPool final : public PoolBase {
     env_at_[env_id]->SetState(s);
   }
   bool cheap() const override { return Env::kCheap; }
+  bool stalls() const override { return MayStall<Env>(); }
 
  private:
   std::deque<Env> envs_;

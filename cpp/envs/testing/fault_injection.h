@@ -18,9 +18,10 @@ namespace envpool_x {
 class FaultInjection {
  public:
   static constexpr const char* kName = "FaultInjection";
-  // Not cheap: a stalled step may take seconds, so it must never run on the
-  // thread that waits in recv() (Ctrl-C would be ignored meanwhile).
   static constexpr bool kCheap = false;
+  // A stalled step may take seconds: it must never run on the thread that
+  // waits in recv() (Ctrl-C would be ignored meanwhile).
+  static constexpr bool kMayStall = true;
 
   static Config DefaultConfig() {
     return Config{{"fault_env_id", int64_t{-1}},    // which env misbehaves (-1: all)
