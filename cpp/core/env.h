@@ -33,8 +33,8 @@ constexpr int kMaxFields = 16;
 template <typename Env, typename = void>
 struct MayStallOf : std::false_type {};
 template <typename Env>
-struct MayStallOf<Env, std::void_t<decltype(Env::kMayStall)>>
-    : std::bool_constant<Env::kMayStall> {};
+struct MayStallOf<Env, std::void_t<decltype(Env::kMayStall)>> : std::bool_constant<Env::kMayStall> {
+};
 template <typename Env>
 constexpr bool MayStall() {
   return MayStallOf<Env>::value;
