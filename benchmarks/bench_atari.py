@@ -28,7 +28,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_classic import (  # noqa: E402
     CEILING_NOTE,
+    EFFICIENCY_METHOD,
+    EFFICIENCY_ROUNDS,
     efficiency_table,
+    envpool_ratios,
+    measure_paired,
+    paired_times,
     peer_runners,
     section_header,
     version,
@@ -83,15 +88,25 @@ def ale_act_runner() -> bench.Runner:
     )
 
 
+def ale_ratios(runners: list[bench.Runner]) -> list[str]:
+    """Our async / sync rates over ale-py's AtariVectorEnv (empty without it)."""
+    by_name = {r.name: r for r in runners}
+    pairs = (("async", "envpool_x async 16/b8", 16), ("sync", "envpool_x sync 8", 8))
+    return [
+        f"{mode} {paired_times(by_name[ours], by_name[f'ale-py AtariVectorEnv {n}/b8'])} ale-py"
+        for mode, ours, n in pairs
+        if f"ale-py AtariVectorEnv {n}/b8" in by_name
+    ]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--quick", action="store_true")
-    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--rounds", type=int, default=EFFICIENCY_ROUNDS)
     parser.add_argument("--out", default=str(Path(__file__).with_name("RESULTS.md")))
     parser.add_argument("--section", default="Atari")
     args = parser.parse_args()
-    steps = 2_000 if args.quick else 20_000
     t = args.threads
     runners = peer_runners(TASK, t)
     for n, b in ((16, 8), (8, 8)):
@@ -104,7 +119,7 @@ def main() -> None:
     runners += [raw, ceiling, ale_act_runner()]
     t0 = time.time()
     try:
-        bench.measure(runners, steps, rounds=1 if args.quick else args.rounds, progress=False)
+        measure_paired(runners, args.rounds, args.quick)
     finally:
         for r in runners:
             r.close()
@@ -114,11 +129,12 @@ def main() -> None:
             time.time() - t0,
             f"ale-py {version('ale-py')}",
             f"{TASK}, num_threads = {t}, EnvPool's default preprocessing; env steps (4 frames "
-            "each); median of interleaved rounds. `of 2x raw`: steps/s / (2 x the single-thread "
-            "C++ loop of the same env)." + CEILING_NOTE,
+            "each). " + EFFICIENCY_METHOD + CEILING_NOTE,
         ),
         "",
-        *efficiency_table(runners, raw.steps_per_s, ceiling.steps_per_s),
+        *efficiency_table(runners, raw, ceiling),
+        "",
+        f"Ratios: {', '.join(envpool_ratios(runners) + ale_ratios(runners))}.",
     ]
     md = "\n".join(lines) + "\n"
     write_section(Path(args.out), args.section, md)

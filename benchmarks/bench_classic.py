@@ -188,28 +188,58 @@ def peer_runners(task: str, threads: int) -> list[bench.Runner]:
     return runners
 
 
-# The sentence each efficiency table's section header gives for its last column.
+# How the efficiency sections measure, and what their columns mean (each
+# section header gives these sentences).
+EFFICIENCY_ROUNDS = 60
+EFFICIENCY_SLICE_S = 0.08
+EFFICIENCY_METHOD = (
+    f"Rounds of ~{EFFICIENCY_SLICE_S:.2f} s per runner, in a fresh random "
+    "order each round; steps/s is the median over rounds. Shares are paired: the median over "
+    "rounds of the runner's rate over the raw rate of the same round, with a 95% bootstrap "
+    "interval (this VM's speed drifts by up to ±20% within seconds, which a ratio of "
+    "per-runner medians does not cancel). `of 2x raw`: steps/s / (2 x the single-thread C++ "
+    "loop of the same env), the parallel efficiency on 2 threads."
+)
 CEILING_NOTE = (
     " `of 2 raw loops at once`: steps/s / the summed rate of two raw loops running at the "
-    "same time, no pool: what the two cores deliver together in this run, any pool's ceiling."
+    "same time, no pool: what the two cores deliver together, any pool's ceiling."
 )
 
 
+def measure_paired(runners: list[bench.Runner], rounds: int, quick: bool) -> None:
+    """Measure ``runners`` the way the efficiency sections report them."""
+    bench.measure(
+        runners,
+        10**9,
+        rounds=1 if quick else rounds,
+        progress=False,
+        slice_seconds=0.01 if quick else EFFICIENCY_SLICE_S,
+        shuffle=True,
+    )
+
+
+def _share(a: bench.Runner, b: bench.Runner, scale: float) -> str:
+    mid, lo, hi = bench.paired_ratio(a, b, scale)
+    if a is b and scale == 1.0:
+        return "100%"
+    return f"{mid:.0%} ({lo:.0%}-{hi:.0%})"
+
+
 def efficiency_table(
-    runners: list[bench.Runner], raw_rate: float, ceiling_rate: float | None = None
+    runners: list[bench.Runner], raw: bench.Runner, ceiling: bench.Runner | None = None
 ) -> list[str]:
     """steps/s of each runner, its share of 2x the single-thread raw rate (the
-    issues' parallel efficiency) and, given ``ceiling_rate`` (two raw loops at
-    once), its share of what the two cores delivered together in this run."""
-    head = "| runner | steps/s | of 2x raw |"
-    if ceiling_rate is not None:
-        head += " of 2 raw loops at once |"
-    lines = [head, "|---|---:|---:|" + ("---:|" if ceiling_rate is not None else "")]
+    issues' parallel efficiency) and, given ``ceiling`` (two raw loops at
+    once), its share of what the two cores delivered together; both paired
+    round by round (``bench.paired_ratio``)."""
+    head = "| runner | steps/s | of 2x raw (95% CI) |"
+    if ceiling is not None:
+        head += " of 2 raw loops at once (95% CI) |"
+    lines = [head, "|---|---:|---:|" + ("---:|" if ceiling is not None else "")]
     for r in runners:
-        rate = r.steps_per_s
-        line = f"| {r.name} | {rate:,.0f} | {rate / (2 * raw_rate):.0%} |"
-        if ceiling_rate is not None:
-            line += f" {rate / ceiling_rate:.0%} |"
+        line = f"| {r.name} | {r.steps_per_s:,.0f} | {_share(r, raw, 2.0)} |"
+        if ceiling is not None:
+            line += f" {_share(r, ceiling, 1.0)} |"
         lines.append(line)
     return lines
 
@@ -225,13 +255,19 @@ def raw_pair(task: str, threads: int) -> tuple[bench.Runner, bench.Runner]:
 
 def envpool_ratios(runners: list[bench.Runner]) -> list[str]:
     """Our async / sync rates over EnvPool's (empty without EnvPool)."""
-    rate = {r.name: r.steps_per_s for r in runners}
-    if "envpool 16/b8" not in rate:
+    by_name = {r.name: r for r in runners}
+    if "envpool 16/b8" not in by_name:
         return []
     return [
-        f"async {rate['envpool_x async 16/b8'] / rate['envpool 16/b8']:.2f}x envpool",
-        f"sync {rate['envpool_x sync 8'] / rate['envpool 8/b8']:.2f}x envpool",
+        f"async {paired_times(by_name['envpool_x async 16/b8'], by_name['envpool 16/b8'])} envpool",
+        f"sync {paired_times(by_name['envpool_x sync 8'], by_name['envpool 8/b8'])} envpool",
     ]
+
+
+def paired_times(a: bench.Runner, b: bench.Runner) -> str:
+    """``a``'s rate over ``b``'s, paired round by round: "1.23x (1.20-1.26)"."""
+    mid, lo, hi = bench.paired_ratio(a, b)
+    return f"{mid:.2f}x ({lo:.2f}-{hi:.2f})"
 
 
 def write_section(path: Path, section: str, body: str) -> None:

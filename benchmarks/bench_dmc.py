@@ -29,8 +29,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_classic import (  # noqa: E402
     CEILING_NOTE,
+    EFFICIENCY_METHOD,
+    EFFICIENCY_ROUNDS,
     efficiency_table,
     envpool_ratios,
+    measure_paired,
+    paired_times,
     peer_runners,
     raw_pair,
     section_header,
@@ -65,7 +69,7 @@ def dm_control_runner(task: str) -> bench.Runner | None:
     return bench.Runner("dm_control Python loop, 1 env", run)
 
 
-def bench_task(task: str, threads: int, steps: int, rounds: int) -> list[str]:
+def bench_task(task: str, threads: int, rounds: int, quick: bool) -> list[str]:
     runners = peer_runners(task, threads)
     loop = dm_control_runner(task)
     if loop is not None:
@@ -73,15 +77,14 @@ def bench_task(task: str, threads: int, steps: int, rounds: int) -> list[str]:
     raw, ceiling = raw_pair(task, threads)
     runners += [raw, ceiling]
     try:
-        bench.measure(runners, steps, rounds=rounds, progress=False)
+        measure_paired(runners, rounds, quick)
     finally:
         for r in runners:
             r.close()
     ratios = envpool_ratios(runners)
     if loop is not None:
-        sync = runners[1].steps_per_s
-        ratios.append(f"sync {sync / loop.steps_per_s:.1f}x dm_control's loop")
-    table = efficiency_table(runners, raw.steps_per_s, ceiling.steps_per_s)
+        ratios.append(f"sync {paired_times(runners[1], loop)} dm_control's loop")
+    table = efficiency_table(runners, raw, ceiling)
     return [f"### {task}", "", *table, "", f"Ratios: {', '.join(ratios)}.", ""]
 
 
@@ -89,26 +92,23 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--quick", action="store_true")
-    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--rounds", type=int, default=EFFICIENCY_ROUNDS)
     parser.add_argument("--tasks", nargs="+", default=["CheetahRun-v1", "WalkerWalk-v1"])
     parser.add_argument("--out", default=str(Path(__file__).with_name("RESULTS.md")))
     parser.add_argument("--section", default="DeepMind Control")
     parser.add_argument("--note", default="", help="a line about the machine's load")
     args = parser.parse_args()
-    steps = 2_000 if args.quick else 20_000
     t0 = time.time()
     body: list[str] = []
     for task in args.tasks:
-        body += bench_task(task, args.threads, steps, 1 if args.quick else args.rounds)
+        body += bench_task(task, args.threads, args.rounds, args.quick)
     lines = [
         *section_header(
             args.section,
             time.time() - t0,
             f"dm-control {version('dm-control')}, mujoco {version('mujoco')}",
             f"num_threads = {args.threads}; env steps (n_sub_steps MuJoCo steps each: 1 for "
-            "cheetah, 10 for walker); median of interleaved rounds. `of 2x raw`: steps/s / (2 x "
-            "the single-thread C++ loop of the same env), the parallel efficiency on 2 "
-            "threads." + CEILING_NOTE,
+            "cheetah, 10 for walker). " + EFFICIENCY_METHOD + CEILING_NOTE,
         ),
         *([f"- {args.note}"] if args.note else []),
         "",

@@ -31,8 +31,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_classic import (  # noqa: E402
     CEILING_NOTE,
+    EFFICIENCY_METHOD,
+    EFFICIENCY_ROUNDS,
     efficiency_table,
     envpool_ratios,
+    measure_paired,
+    paired_times,
     peer_runners,
     raw_pair,
     section_header,
@@ -70,7 +74,7 @@ def mjbatch_runner(task: str, nsim: int, threads: int) -> bench.Runner | None:
     return bench.Runner(f"mjBatch {nsim} sims, {threads} threads", run)
 
 
-def bench_task(task: str, threads: int, steps: int, rounds: int) -> list[str]:
+def bench_task(task: str, threads: int, rounds: int, quick: bool) -> list[str]:
     runners = peer_runners(task, threads)
     batch = mjbatch_runner(task, 8, threads)
     if batch is not None:
@@ -78,15 +82,14 @@ def bench_task(task: str, threads: int, steps: int, rounds: int) -> list[str]:
     raw, ceiling = raw_pair(task, threads)
     runners += [raw, ceiling]
     try:
-        bench.measure(runners, steps, rounds=rounds, progress=False)
+        measure_paired(runners, rounds, quick)
     finally:
         for r in runners:
             r.close()
     ratios = envpool_ratios(runners)
     if batch is not None:
-        sync = runners[1].steps_per_s
-        ratios.append(f"sync {sync / batch.steps_per_s:.2f}x mjBatch")
-    table = efficiency_table(runners, raw.steps_per_s, ceiling.steps_per_s)
+        ratios.append(f"sync {paired_times(runners[1], batch)} mjBatch")
+    table = efficiency_table(runners, raw, ceiling)
     return [f"### {task}", "", *table, "", f"Ratios: {', '.join(ratios)}.", ""]
 
 
@@ -94,24 +97,23 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--quick", action="store_true")
-    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--rounds", type=int, default=EFFICIENCY_ROUNDS)
     parser.add_argument("--tasks", nargs="+", default=["HalfCheetah-v5", "Ant-v5"])
     parser.add_argument("--out", default=str(Path(__file__).with_name("RESULTS.md")))
     parser.add_argument("--section", default="MuJoCo")
     args = parser.parse_args()
-    steps = 2_000 if args.quick else 40_000
     t0 = time.time()
     body: list[str] = []
     for task in args.tasks:
-        body += bench_task(task, args.threads, steps, 1 if args.quick else args.rounds)
+        body += bench_task(task, args.threads, args.rounds, args.quick)
     lines = [
         *section_header(
             args.section,
             time.time() - t0,
             f"mujoco {version('mujoco')}",
-            f"num_threads = {args.threads}; env steps (frame_skip MuJoCo steps each); median "
-            "of interleaved rounds. `of 2x raw`: steps/s / (2 x the single-thread C++ loop of "
-            "the same env), the parallel efficiency on 2 threads." + CEILING_NOTE,
+            f"num_threads = {args.threads}; env steps (frame_skip MuJoCo steps each). "
+            + EFFICIENCY_METHOD
+            + CEILING_NOTE,
         ),
         "",
         *body,

@@ -32,12 +32,35 @@ class Runner:
     own_rates: list[float] = field(default_factory=list)
 
     @property
+    def rates(self) -> list[float]:
+        """steps/s of each measured round, in round order."""
+        if self.own_rates:
+            return self.own_rates[1:] or self.own_rates
+        pairs = zip(self.steps, self.times, strict=True)
+        return [s / t if t > 0 else float("nan") for s, t in pairs]
+
+    @property
     def steps_per_s(self) -> float:
         """Median steps/s over rounds."""
-        if self.own_rates:
-            return float(np.median(self.own_rates[1:] or self.own_rates))
-        rates = [s / t for s, t in zip(self.steps, self.times, strict=True) if t > 0]
+        rates = [r for r in self.rates if r == r]
         return float(np.median(rates)) if rates else float("nan")
+
+
+def paired_ratio(
+    a: Runner, b: Runner, scale: float = 1.0, resamples: int = 2000
+) -> tuple[float, float, float]:
+    """``a``'s rate over ``scale`` x ``b``'s, round by round (each round runs
+    both close together in time, so a host whose speed drifts by tens of
+    percent within seconds, as shared VMs do, moves both alike): the median
+    of those per-round ratios and a 95% bootstrap interval for it."""
+    x = np.asarray(a.rates, dtype=float) / (scale * np.asarray(b.rates, dtype=float))
+    x = x[np.isfinite(x)]
+    if x.size == 0:
+        return float("nan"), float("nan"), float("nan")
+    rng = np.random.default_rng(0)
+    medians = np.median(rng.choice(x, size=(resamples, x.size)), axis=1)
+    lo, hi = np.percentile(medians, [2.5, 97.5])
+    return float(np.median(x)), float(lo), float(hi)
 
 
 def _actions(space: Any, n: int, count: int, seed: int = 0) -> list[np.ndarray]:
@@ -197,22 +220,47 @@ def measure(
     rounds: int = 5,
     progress: bool = True,
     min_seconds: float = 0.0,
+    slice_seconds: float | None = None,
+    shuffle: bool = False,
 ) -> None:
     """Run every runner ``rounds`` times interleaved, ``steps`` env steps each
-    (scaled down per runner so that slow peers do not take forever)."""
+    (scaled down per runner so that slow peers do not take forever).
+
+    ``slice_seconds``: size each runner's round to about that long instead
+    (many short rounds make the per-round ratios of ``paired_ratio`` tight).
+    ``shuffle``: a fresh random order every round, so no runner always runs
+    right after the same other one."""
     from tqdm import tqdm
 
-    # Calibrate: how many steps each runner does in ~0.1 s.
+    # Calibrate: how many steps each runner does in ~0.5 s (or slice_seconds).
     budget: dict[str, int] = {}
     for r in runners:
         t0 = time.perf_counter()
         done = r.run(1)
         dt = max(time.perf_counter() - t0, 1e-6)
-        budget[r.name] = max(done, min(steps, int(done / dt * max(min_seconds, 0.05) * 10)))
+        if slice_seconds is None:
+            budget[r.name] = max(done, min(steps, int(done / dt * max(min_seconds, 0.05) * 10)))
+            continue
+        # A one-step call mostly times call overhead: grow n until a call
+        # takes a measurable share of the slice, then scale to it.
+        n = done
+        while dt < slice_seconds / 8 and n < steps:
+            n *= 4
+            t0 = time.perf_counter()
+            done = r.run(n)
+            dt = max(time.perf_counter() - t0, 1e-6)
+        rate = r.own_rates[-1] if r.own_rates else done / dt
+        budget[r.name] = max(1, min(steps, int(rate * slice_seconds)))
+    for r in runners:
+        # Calibration calls are not rounds (the first own rate is dropped by
+        # Runner.rates; drop any further ones here).
+        del r.own_rates[1:]
     total = sum(budget.values()) * rounds
+    order_rng = np.random.default_rng(0)
     with tqdm(total=total, unit="step", unit_scale=True, disable=not progress) as bar:
         for _ in range(rounds):
-            for r in runners:
+            order = order_rng.permutation(len(runners)) if shuffle else range(len(runners))
+            for r in (runners[i] for i in order):
                 t0 = time.perf_counter()
                 done = r.run(budget[r.name])
                 r.times.append(time.perf_counter() - t0)

@@ -1,0 +1,70 @@
+"""The measuring helpers behind benchmarks/: paired ratios and measure()'s
+slice sizing and shuffled order (what they compute, not how fast anything is)."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from envpool_x import bench
+
+
+def fake_runner(name: str, rates: list[float]) -> bench.Runner:
+    """A runner whose k-th measured round reports rates[k] by its own clock."""
+    runner = bench.Runner(name, lambda n: 0)
+    runner.own_rates = [0.0, *rates]  # the first entry is the calibration call
+    return runner
+
+
+def test_paired_ratio_cancels_drift_that_moves_both_runners():
+    # The host's speed swings by 2x from round to round; a is always 0.9 x b.
+    speed = [1.0, 2.0, 0.5, 1.5, 1.0, 2.0, 0.7]
+    b = fake_runner("b", [100.0 * s for s in speed])
+    a = fake_runner("a", [90.0 * s for s in speed])
+    mid, lo, hi = bench.paired_ratio(a, b)
+    assert mid == pytest.approx(0.9)
+    assert lo == pytest.approx(0.9) and hi == pytest.approx(0.9)
+    # ... which the ratio of per-runner medians would not give in general:
+    assert bench.paired_ratio(a, b, scale=2.0)[0] == pytest.approx(0.45)
+
+
+def test_paired_ratio_interval_brackets_the_median_of_noisy_ratios():
+    b = fake_runner("b", [100.0] * 9)
+    a = fake_runner("a", [80.0, 85.0, 90.0, 95.0, 100.0, 105.0, 110.0, 90.0, 92.0])
+    mid, lo, hi = bench.paired_ratio(a, b)
+    assert mid == pytest.approx(0.92)
+    assert lo <= mid <= hi
+    assert lo < hi
+
+
+def test_paired_ratio_without_rounds_is_nan():
+    a, b = fake_runner("a", []), fake_runner("b", [])
+    a.own_rates, b.own_rates = [], []
+    assert all(math.isnan(x) for x in bench.paired_ratio(a, b))
+
+
+def test_measure_sizes_slices_and_shuffles_the_order():
+    order: list[str] = []
+
+    def make(name: str, steps_per_s: float) -> bench.Runner:
+        runner = bench.Runner(name, lambda n: 0)
+
+        def run(n: int) -> int:
+            order.append(name)
+            runner.own_rates.append(steps_per_s)
+            return n
+
+        runner.run = run
+        return runner
+
+    runners = [make("a", 1000.0), make("b", 10.0), make("c", 100.0)]
+    bench.measure(runners, 10**6, rounds=20, progress=False, slice_seconds=0.5, shuffle=True)
+    for r, rate in zip(runners, (1000.0, 10.0, 100.0), strict=True):
+        # One round each, every round sized to ~0.5 s of that runner's rate;
+        # the calibration calls left no extra rates behind.
+        assert r.steps == [int(rate * 0.5)] * 20
+        assert len(r.rates) == 20
+    rounds = [order[-60:][3 * k : 3 * k + 3] for k in range(20)]
+    assert all(sorted(rnd) == ["a", "b", "c"] for rnd in rounds)
+    assert len({tuple(rnd) for rnd in rounds}) > 1  # not the same order every round
