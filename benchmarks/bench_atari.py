@@ -35,6 +35,7 @@ from bench_classic import (  # noqa: E402
     measure_paired,
     paired_times,
     peer_runners,
+    raw_over_pool_envs,
     section_header,
     version,
     write_section,
@@ -116,7 +117,7 @@ def main() -> None:
             runners.append(ale_vec)
     raw = bench.raw_runner(TASK, 1, "raw C++ loop, 1 thread (emulation + preprocessing)")
     ceiling = bench.raw_runner(TASK, 1, f"raw C++ loops, {t} at once", threads=t)
-    runners += [raw, ceiling, ale_act_runner()]
+    runners += [raw, ceiling, raw_over_pool_envs(TASK), ale_act_runner()]
     t0 = time.time()
     try:
         measure_paired(runners, args.rounds, args.quick)

@@ -244,6 +244,14 @@ def efficiency_table(
     return lines
 
 
+def raw_over_pool_envs(task: str, num_envs: int = 16) -> bench.Runner:
+    """One thread stepping as many envs as the async pool holds, round robin:
+    the single-thread rate with the pool's working set (the 1-env loop keeps
+    its one env in cache), so a table shows how much of a pool's shortfall
+    is that and how much is the pool itself."""
+    return bench.raw_runner(task, num_envs, f"raw C++ loop over {num_envs} envs, 1 thread")
+
+
 def raw_pair(task: str, threads: int) -> tuple[bench.Runner, bench.Runner]:
     """The single-thread raw loop, and ``threads`` raw loops at once (the
     machine's own parallel ceiling, see ``bench.raw_runner``)."""

@@ -38,6 +38,7 @@ from bench_classic import (  # noqa: E402
     measure_paired,
     paired_times,
     peer_runners,
+    raw_over_pool_envs,
     raw_pair,
     section_header,
     version,
@@ -80,7 +81,7 @@ def bench_task(task: str, threads: int, rounds: int, quick: bool) -> list[str]:
     if batch is not None:
         runners.append(batch)
     raw, ceiling = raw_pair(task, threads)
-    runners += [raw, ceiling]
+    runners += [raw, ceiling, raw_over_pool_envs(task)]
     try:
         measure_paired(runners, rounds, quick)
     finally:
