@@ -254,11 +254,11 @@ class PyPool {
 
   // While it waits, the caller runs queued chunks itself (it would only
   // sleep otherwise, and waking it costs a context switch per batch: with a
-  // worker on every core that overhead alone cost ~8% of async throughput),
-  // unless a step may stall for seconds (Ctrl-C would be ignored meanwhile).
+  // worker on every core that overhead alone cost ~8% of async throughput).
+  // The pool never lets it run a step that may stall (Env::kMayStall).
   py::tuple Recv() {
     Guard g(this);
-    return RecvLocked(!pool_->may_stall());
+    return RecvLocked(true);
   }
 
   py::tuple Step(const py::object& action, const py::object& env_id) {

@@ -309,7 +309,7 @@ struct XlaCall {
       PoolBase& pool = p.pool();
       pool.CheckOpen();
       CheckRetCount(pool, rets);
-      Batch b = pool.Recv(!pool.may_stall());
+      Batch b = pool.Recv(true);
       WriteBatch(pool, b, rets);
       CopyHandle(handle, Ret(rets, 0));
     });

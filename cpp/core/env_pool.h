@@ -369,7 +369,6 @@ class PoolBase {
     base_ = bases;
   }
   bool cheap_env() const { return cheap(); }
-  bool may_stall() const { return stalls(); }
   bool ordered() const { return ordered_; }
 
   // Waits for the next batch. `help`: the caller runs queued chunks itself
@@ -623,6 +622,9 @@ class PoolBase {
     pending_ += static_cast<int>(ids.size());
     sent_ += static_cast<int64_t>(ids.size());
     sent_target_.store(sent_, std::memory_order_release);
+    // A step that may stall for seconds never runs on the caller (Ctrl-C
+    // would be ignored meanwhile): workers only.
+    if (stalls()) placement = Placement::kWorkers;
     if (placement == Placement::kInline) {
       for (size_t k = 0; k + 1 < ids.size(); ++k) states_[ids[k]].next = ids[k + 1];
       caller_steps_ += static_cast<int64_t>(ids.size());
@@ -692,6 +694,7 @@ class PoolBase {
 
   template <typename Pred>
   void WaitUntil(Pred ready, bool help) {
+    help = help && !stalls();  // see Dispatch
     using Clock = std::chrono::steady_clock;
     auto last_check = Clock::now();
     bool spun = false;
