@@ -9,7 +9,9 @@ Runners, measured interleaved (A B A B ...), default EnvPool preprocessing
   raw: our env (emulation + preprocessing) stepped by one thread in a plain C++
       loop; the same loop on 2 threads at once (the machine's ceiling); and ALE's
       act() alone in a C++ loop with our ALE build (emulation only, 4 frames per
-      env step)
+      env step). The raw loops cycle through 64 pre-drawn uniform actions, as
+      the pools get uniform random ones (a fixed NOOP/FIRE pattern leaves
+      Pong's paddle still and the preprocessing less to redo)
 
 Usage: python benchmarks/bench_atari.py [--quick] [--threads 2] [--out PATH]
 """

@@ -68,3 +68,21 @@ def test_measure_sizes_slices_and_shuffles_the_order():
     rounds = [order[-60:][3 * k : 3 * k + 3] for k in range(20)]
     assert all(sorted(rnd) == ["a", "b", "c"] for rnd in rounds)
     assert len({tuple(rnd) for rnd in rounds}) > 1  # not the same order every round
+
+
+def test_raw_loops_step_with_uniform_actions_like_the_pools():
+    """The raw C++ loops (the efficiency baseline) cycle through pre-drawn
+    uniform actions over the whole action set, as the benchmarks' pools get:
+    a fixed cheap pattern (Pong's NOOP/FIRE leaves the paddle still, so fewer
+    screen rows change) would make the baseline do less work per step."""
+    from envpool_x import _core
+
+    picks = _core.raw_loop_actions(6, 0)
+    assert len(picks) == 64
+    assert set(picks) == set(range(6))  # every action of Pong's minimal set
+    assert picks != [k % 2 for k in range(64)]
+    assert _core.raw_loop_actions(6, 0) == picks  # the same for every run
+    assert _core.raw_loop_actions(6, 1) != picks  # each raw loop thread its own
+    counts = [picks.count(a) for a in range(6)]
+    assert min(counts) >= 4  # 64 draws of 6: roughly uniform, none starved
+    assert set(_core.raw_loop_actions(1, 0)) == {0}

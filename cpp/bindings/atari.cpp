@@ -44,11 +44,13 @@ void BindAtari(py::module_& m) {
         ale.setInt("random_seed", 0);
         atari_detail::LoadRom(ale, rom_path, task);
         const ale::ActionVect actions = ale.getMinimalActionSet();
+        // The raw loop's actions (RawLoopSeconds), so both do the same game.
+        const std::vector<int32_t> picks =
+            RawLoopDiscreteActions(static_cast<int64_t>(actions.size()), 0);
         py::gil_scoped_release nogil;
         auto t0 = std::chrono::steady_clock::now();
         for (int64_t i = 0; i < steps; ++i) {
-          // The raw loop's alternating actions (RawLoopSeconds).
-          const ale::Action a = actions[static_cast<size_t>(i & 1) % actions.size()];
+          const ale::Action a = actions[picks[i % kRawLoopActions]];
           for (int f = 0; f < frame_skip; ++f) ale.act(a);
           if (ale.game_over()) ale.reset_game();
         }

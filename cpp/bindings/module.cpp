@@ -44,4 +44,7 @@ PYBIND11_MODULE(_core, m) {
         return out;
       },
       "Draws n uniforms from the stream `key` starting at draw `start` (for tests).");
+  m.def("raw_loop_actions", &envpool_x::RawLoopDiscreteActions, pybind11::arg("n"),
+        pybind11::arg("seed"),
+        "The discrete actions the raw loops (raw_loop, atari_act_loop) cycle through.");
 }
