@@ -39,6 +39,12 @@ void BindMujoco(py::module_& m) {
   BindEnv<Pusher<4>>(m, "PusherV4");
   BindEnv<Pusher<5>>(m, "PusherV5");
   m.attr("mujoco_version") = mj_versionString();
+  m.def("mujoco_adopt_default_timer", &mujoco_detail::AdoptDefaultTimer,
+        "Treat the MuJoCo timer installed now (mjcb_time) as the mujoco package's default: "
+        "drop it now and whenever it is installed again, before each MuJoCo env step.");
+  m.def(
+      "mujoco_timer", [] { return reinterpret_cast<uintptr_t>(mujoco_detail::TimerHook().load()); },
+      "The address of MuJoCo's timer callback (mjcb_time), 0 when none is installed.");
 }
 
 }  // namespace envpool_x

@@ -25,6 +25,7 @@ import warnings
 from typing import Any
 
 from envpool_x import _core
+from envpool_x.mujoco import drop_default_timer
 
 #: The dm-control release whose tasks these reproduce (its suite is the test oracle).
 DM_CONTROL_VERSION = "1.0.50"
@@ -135,6 +136,7 @@ def model_key(domain: str, task: str) -> str:
 def _resolver(domain: str) -> Any:
     def resolve(config: dict[str, Any]) -> None:
         config["model"] = model_key(domain, str(config["task_name"]))
+        drop_default_timer()  # dm_control imported mujoco, which installs it
 
     return resolve
 

@@ -84,10 +84,29 @@ def expand_model_path(xml_file: str) -> str:
     return os.path.abspath(path)
 
 
+def drop_default_timer() -> None:
+    """Keep the ``mujoco`` package's default profiling timer off our simulations.
+
+    Importing ``mujoco`` (gymnasium's MuJoCo envs and dm_control do) installs a
+    timer callback, ``mjcb_time``, in the MuJoCo library that the package shares
+    with envpool_x. MuJoCo then reads the clock around every stage of every
+    ``mj_step`` in the process, about 30 times a step, to fill
+    ``mjData.timer``: 16% of a HalfCheetah step on our 2-vCPU VM. Our envs drop
+    that default timer before each step, so ``mjData.timer`` stays zero for the
+    ``MjData`` you create in Python too. A timer you install with
+    ``mujoco.set_mjcb_time(fn)`` is a different function and is kept.
+    """
+    import mujoco
+
+    if mujoco.get_mjcb_time() is None:  # no timer of the user's: the package's default
+        _core.mujoco_adopt_default_timer()
+
+
 def resolve_config(config: dict[str, Any]) -> None:
     """Turn ``config["xml_file"]`` into an absolute path (see
     :func:`expand_model_path`) and an integer ``main_body`` into its decimal
-    string."""
+    string; and see :func:`drop_default_timer`."""
+    drop_default_timer()
     config["xml_file"] = expand_model_path(str(config["xml_file"]))
     # Ant-v5's main_body is a body id (int) or name (str), as in gymnasium;
     # the C++ key is a string where an id is written in decimal digits.

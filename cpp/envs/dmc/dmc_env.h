@@ -319,6 +319,7 @@ class DmcEnvBase {
   // the new state (RK4: nstep mj_steps, then mj_step1). Returns false when
   // MuJoCo raised a new warning, which dm_control turns into a PhysicsError.
   bool PhysicsStep(int nstep) {
+    mujoco_detail::DropDefaultTimer();  // see mujoco_env.h
     int before[mjNWARNING];
     for (int i = 0; i < mjNWARNING; ++i) before[i] = data_->warning[i].number;
     const mjModel* m = model_;

@@ -9,6 +9,7 @@
 
 #include <mujoco/mujoco.h>
 
+#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -43,6 +44,37 @@ inline void InstallHandlers() {
     if (mju_user_error == nullptr) mju_user_error = ThrowMujocoError;
     if (mju_user_warning == nullptr) mju_user_warning = IgnoreMujocoWarning;
   });
+}
+
+// The mujoco Python package installs a default profiling timer (mjcb_time)
+// when it is imported (gymnasium's MuJoCo envs and dm_control import it). The
+// library is shared, so MuJoCo then reads the clock around every pipeline
+// stage of every simulation in the process, ours included: ~30 clock reads
+// per mj_step, 16% of a HalfCheetah step on our 2-vCPU VM. Python tells us
+// which timer is that default (AdoptDefaultTimer); each step drops it if it
+// is installed again. A timer the user sets (mujoco.set_mjcb_time) is another
+// function and stays.
+inline std::atomic<mjfTime>& DefaultTimer() {
+  static std::atomic<mjfTime> timer{nullptr};
+  return timer;
+}
+
+// mjcb_time is a plain global that Python may write while workers read it.
+inline std::atomic_ref<mjfTime> TimerHook() { return std::atomic_ref<mjfTime>(mjcb_time); }
+
+inline void DropDefaultTimer() {
+  mjfTime timer = DefaultTimer().load(std::memory_order_relaxed);
+  if (timer != nullptr && TimerHook().load(std::memory_order_relaxed) == timer) {
+    TimerHook().compare_exchange_strong(timer, nullptr, std::memory_order_relaxed);
+  }
+}
+
+// The timer installed now is the mujoco package's default: forget it now and
+// whenever it comes back.
+inline void AdoptDefaultTimer() {
+  mjfTime timer = TimerHook().load(std::memory_order_relaxed);
+  if (timer != nullptr) DefaultTimer().store(timer, std::memory_order_relaxed);
+  DropDefaultTimer();
 }
 
 struct ModelDeleter {
@@ -222,6 +254,7 @@ class MujocoEnvBase {
   // ctrlrange where the model says so), frame_skip mj_steps, then
   // mj_rnePostConstraint so cfrc_ext / cacc are up to date.
   void DoSimulation(const float* action) {
+    mujoco_detail::DropDefaultTimer();  // see DefaultTimer
     for (int i = 0; i < model_->nu; ++i) data_->ctrl[i] = action[i];
     for (int k = 0; k < frame_skip_; ++k) mj_step(model_.get(), data_.get());
     mj_rnePostConstraint(model_.get(), data_.get());
