@@ -21,9 +21,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
+# Before numpy loads OpenBLAS, which reads it then (its helper thread otherwise
+# takes samples from the measured threads).
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+import numpy as np  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
