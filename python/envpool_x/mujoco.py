@@ -96,8 +96,10 @@ def drop_default_timer() -> None:
     ``MjData`` you create in Python too. A timer you install with
     ``mujoco.set_mjcb_time(fn)`` is a different function and is kept.
     """
-    import mujoco
-
+    try:
+        import mujoco
+    except ImportError:  # without the package nobody installs that timer
+        return
     if mujoco.get_mjcb_time() is None:  # no timer of the user's: the package's default
         _core.mujoco_adopt_default_timer()
 
