@@ -86,3 +86,20 @@ def test_raw_loops_step_with_uniform_actions_like_the_pools():
     counts = [picks.count(a) for a in range(6)]
     assert min(counts) >= 4  # 64 draws of 6: roughly uniform, none starved
     assert set(_core.raw_loop_actions(1, 0)) == {0}
+
+
+def test_raw_loops_end_episodes_at_the_pools_time_limit():
+    """The raw loop resets an env at the task's time limit, as a pool does, so
+    both step the same episodes (a MuJoCo episode that never ends drifts into
+    states whose steps cost another amount than those after a reset)."""
+    from envpool_x import make_spec
+    from envpool_x.registration import lookup
+
+    cls = lookup("FaultInjection-v0").pool_class  # never terminates by default
+    config = make_spec("FaultInjection-v0").env_config
+    seconds, episodes = cls.raw_loop(config, 1, 20, 0, 5)
+    assert seconds >= 0.0
+    assert episodes == 4
+    assert cls.raw_loop(config, 2, 20, 0, 10)[1] == 2  # 10 steps each, 1 episode each
+    assert cls.raw_loop(config, 1, 20, 0, 0)[1] == 0  # 0: no time limit
+    assert cls.raw_loop(config, 1, 20)[1] == 0  # the default: none either

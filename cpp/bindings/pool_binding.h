@@ -11,6 +11,7 @@
 #include <memory>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "bindings/xla_registry.h"
@@ -536,10 +537,16 @@ inline std::vector<int32_t> RawLoopDiscreteActions(int64_t n, uint64_t seed) {
   return out;
 }
 
-// The raw single-thread rate of Env: a plain loop, resets on episode end
-// (terminated only: no time limit), pre-drawn uniform actions.
+// The raw single-thread rate of Env: a plain loop, pre-drawn uniform actions,
+// a reset when an episode ends: terminated, or `max_episode_steps` (> 0) steps
+// after its reset, the pools' time limit. Without the time limit the loop
+// would measure other work than a pool does: a MuJoCo episode that never ends
+// settles into states whose steps cost less (an Ant on its back has fewer
+// contacts) than the first thousand steps after a reset.
+// Returns the seconds the steps took and how many episodes ended meanwhile.
 template <typename Env>
-double RawLoopSeconds(const Config& cfg, int num_envs, int64_t steps, uint64_t seed) {
+std::pair<double, int64_t> RawLoopSeconds(const Config& cfg, int num_envs, int64_t steps,
+                                          uint64_t seed, int max_episode_steps = 0) {
   EnvSpec spec = Env::Spec(cfg);
   std::deque<Env> envs;
   std::vector<Rng> rngs;
@@ -547,6 +554,9 @@ double RawLoopSeconds(const Config& cfg, int num_envs, int64_t steps, uint64_t s
   for (int i = 0; i < num_envs; ++i) {
     envs.emplace_back(cfg);
     rngs.emplace_back(DeriveEnvSeed(seed, i));
+    if constexpr (requires(Env& e) { e.SetMaxEpisodeSteps(0); }) {
+      envs.back().SetMaxEpisodeSteps(max_episode_steps);  // as the pool does
+    }
   }
   for (size_t f = 0; f < spec.obs.size(); ++f) obs[f].resize(spec.obs[f].NumBytes());
   std::vector<std::vector<uint8_t>> info(spec.info.size());
@@ -576,19 +586,34 @@ double RawLoopSeconds(const Config& cfg, int num_envs, int64_t steps, uint64_t s
       }
     }
   }
-  for (int i = 0; i < num_envs; ++i) envs[i].Reset(rngs[i], out);
+  // Steps since each env's reset, counted as the pool counts them.
+  std::vector<int64_t> elapsed(num_envs, 0);
+  auto reset = [&](int i) {
+    envs[i].Reset(rngs[i], out);
+    if constexpr (requires(const Env& e) { e.ElapsedAfterReset(); }) {
+      elapsed[i] = envs[i].ElapsedAfterReset();
+    } else {
+      elapsed[i] = 0;
+    }
+  };
+  for (int i = 0; i < num_envs; ++i) reset(i);
   auto t0 = std::chrono::steady_clock::now();
   int64_t done = 0;
+  int64_t episodes = 0;
   while (done < steps) {
     for (int i = 0; i < num_envs && done < steps; ++i, ++done) {
       const int64_t k = done % kRawLoopActions;
       const void* a = spec.action.discrete ? static_cast<const void*>(&discrete[k])
                                            : static_cast<const void*>(&boxes[k * box_size]);
       envs[i].Step(a, rngs[i], out);
-      if (terminated) envs[i].Reset(rngs[i], out);
+      ++elapsed[i];
+      if (terminated || (max_episode_steps > 0 && elapsed[i] >= max_episode_steps)) {
+        reset(i);
+        ++episodes;
+      }
     }
   }
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return {std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), episodes};
 }
 
 // pybind11 needs one C++ type per Python class.
@@ -638,15 +663,19 @@ void BindEnv(py::module_& m, const char* name) {
                   })
       .def_static(
           "raw_loop",
-          [](const py::dict& cfg, int num_envs, int64_t steps, uint64_t seed) {
+          [](const py::dict& cfg, int num_envs, int64_t steps, uint64_t seed,
+             int max_episode_steps) {
             // The config is read from the dict before the GIL is released.
             Config config = ConfigFromDict(Env::DefaultConfig(), cfg);
             py::gil_scoped_release nogil;
-            return RawLoopSeconds<Env>(config, num_envs, steps, seed);
+            return RawLoopSeconds<Env>(config, num_envs, steps, seed, max_episode_steps);
           },
           py::arg("env_config"), py::arg("num_envs"), py::arg("steps"), py::arg("seed") = 0,
-          "Seconds one thread takes for `steps` env steps round-robin over num_envs envs "
-          "in a plain C++ loop (no pool): the raw rate benchmarks compare against.")
+          py::arg("max_episode_steps") = 0,
+          "(seconds, episodes): the seconds one thread takes for `steps` env steps "
+          "round-robin over num_envs envs in a plain C++ loop (no pool), the raw rate "
+          "benchmarks compare against, and how many episodes ended meanwhile. An env "
+          "resets when terminated or, if max_episode_steps > 0, after that many steps.")
       .def_property_readonly("fields", [](P& p) { return p.Fields(); })
       .def_property_readonly("num_threads", [](P& p) { return p.pool().options().num_threads; })
       .def_property_readonly("pending", [](P& p) { return p.pool().pending(); })

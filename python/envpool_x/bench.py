@@ -148,9 +148,17 @@ def self_timed_runner(name: str, measure: Callable[[int], tuple[int, float]]) ->
 
 
 def raw_runner(
-    task: str, num_envs: int, name: str = "raw C++ loop, 1 thread", threads: int = 1
+    task: str,
+    num_envs: int,
+    name: str = "raw C++ loop, 1 thread",
+    threads: int = 1,
+    max_episode_steps: int | None = None,
 ) -> Runner:
     """Plain C++ loops stepping the same envs (no pool, no Python per step).
+
+    An env resets when its episode ends: terminated, or truncated by
+    ``max_episode_steps`` (None: the task's time limit, the one the pools
+    apply by default; 0: none), so the loop does the same work as a pool.
 
     ``threads == 1``: one thread, the single-thread rate that parallel
     efficiency is measured against. ``threads > 1``: that many independent
@@ -170,14 +178,16 @@ def raw_runner(
     entry = lookup(task)
     pool_cls = entry.pool_class
     # The resolved env config (e.g. an Atari task's ROM path), not just the defaults.
-    config = make_spec(task).env_config
+    spec = make_spec(task)
+    config = spec.env_config
+    limit = spec.max_episode_steps if max_episode_steps is None else max_episode_steps
 
     def measure(n: int) -> tuple[int, float]:
         steps = max(n // threads, num_envs)
         seconds = [0.0] * threads
 
         def loop(k: int) -> None:
-            seconds[k] = pool_cls.raw_loop(config, num_envs, steps, k)
+            seconds[k] = pool_cls.raw_loop(config, num_envs, steps, k, limit)[0]
 
         if threads == 1:
             loop(0)
