@@ -198,7 +198,8 @@ EFFICIENCY_METHOD = (
     "rounds of the runner's rate over the raw rate of the same round, with a 95% bootstrap "
     "interval (this VM's speed drifts by up to ±20% within seconds, which a ratio of "
     "per-runner medians does not cancel). `of 2x raw`: steps/s / (2 x the single-thread C++ "
-    "loop of the same env), the parallel efficiency on 2 threads."
+    "loop of the same env, which ends episodes as the pools do: terminated, or at the task's "
+    "time limit), the parallel efficiency on 2 threads."
 )
 CEILING_NOTE = (
     " `of 2 raw loops at once`: steps/s / the summed rate of two raw loops running at the "

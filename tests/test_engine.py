@@ -272,6 +272,55 @@ def test_default_threads_follow_the_cpu_affinity():
     assert out.stdout.split() == ["1"]
 
 
+def _sync_steps_spread(task: str, num_envs: int, num_threads: int, **kw) -> tuple[int, list[int]]:
+    """(caller_steps, worker_steps) after a reset and 10 sync steps."""
+    env = envpool_x.make_gymnasium(task, num_envs=num_envs, num_threads=num_threads, **kw)
+    env.reset(seed=0)
+    for _ in range(10):
+        env.step(np.stack([env.single_action_space.sample() for _ in range(num_envs)]))
+    pool = env._pool
+    spread = pool.caller_steps, list(pool.worker_steps)
+    env.close()
+    return spread
+
+
+def test_sync_step_with_a_worker_per_cpu_runs_on_the_caller_and_all_workers_but_last():
+    """With a worker on every CPU, a sync step (the caller waits anyway) runs
+    on the calling thread and all workers but the last, which sits it out:
+    three busy threads on two cores time-slice a core and lose ~3% of a round
+    to preempted steps. Every env step is counted once, by whoever ran it."""
+    cpus = len(os.sched_getaffinity(0))
+    caller, workers = _sync_steps_spread("CartPole-v1", 512, cpus)  # > 128: not run inline
+    assert len(workers) == cpus
+    assert workers[-1] == 0
+    assert caller > 0
+    assert caller + sum(workers) == 512 * 11
+
+
+def test_sync_step_of_an_env_that_may_stall_runs_on_every_worker():
+    """An env whose step may stall never runs on the caller (Ctrl-C would wait
+    for it), so no worker sits a sync step out for the caller: with env 0
+    stalling 20 ms a step, the other worker runs the rest."""
+    code = (
+        "import os, sys\n"
+        "from test_engine import _sync_steps_spread\n"
+        "os.sched_setaffinity(0, set(sorted(os.sched_getaffinity(0))[:2]))\n"
+        "spread = _sync_steps_spread('FaultInjection-v0', 16, 2, fault_env_id=0, stall_ms=20)\n"
+        "print(spread[0], *spread[1])\n"
+    )
+    if len(os.sched_getaffinity(0)) < 2:
+        pytest.skip("needs 2 CPUs")
+    here = os.path.dirname(os.path.abspath(__file__))
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, cwd=here
+    )
+    assert out.returncode == 0, out.stderr
+    caller, *workers = map(int, out.stdout.split())
+    assert caller == 0
+    assert len(workers) == 2 and min(workers) > 0
+    assert sum(workers) == 16 * 11
+
+
 def test_error_inside_env_reaches_caller_and_pool_recovers():
     env = envpool_x.make_gymnasium("FaultInjection-v0", num_envs=4, fault_env_id=2, throw_at_step=3)
     env.reset()

@@ -625,3 +625,17 @@ def test_async_recv_caller_steps_expensive_envs_while_it_waits() -> None:
     # One worker for 16 envs: at every recv most of them are still queued.
     assert pool.caller_steps > 0
     env.close()
+
+
+def test_sync_step_with_a_worker_per_cpu_keeps_the_last_worker_out() -> None:
+    """Expensive envs too: with a worker on every CPU a sync step runs on the
+    caller and all workers but the last (see the engine test of the same)."""
+    import os
+
+    from test_engine import _sync_steps_spread
+
+    cpus = len(os.sched_getaffinity(0))
+    caller, workers = _sync_steps_spread("HalfCheetah-v5", 8, cpus)
+    assert workers[-1] == 0
+    assert caller > 0
+    assert caller + sum(workers) == 8 * 11

@@ -680,6 +680,7 @@ void BindEnv(py::module_& m, const char* name) {
       .def_property_readonly("num_threads", [](P& p) { return p.pool().options().num_threads; })
       .def_property_readonly("pending", [](P& p) { return p.pool().pending(); })
       .def_property_readonly("caller_steps", [](P& p) { return p.pool().caller_steps(); })
+      .def_property_readonly("worker_steps", [](P& p) { return p.pool().worker_steps(); })
       .def_property_readonly("closed", [](P& p) { return p.pool().closed(); })
       .def("xla_handle", [](P& p) { return p.XlaId(); })
       .def("send_step", static_cast<decltype(&PyPool::SendStep)>(&PyPool::SendStep),

@@ -162,18 +162,25 @@ class PoolBase {
     mark_.assign(opt_.num_envs, 0);
     all_ids_.resize(opt_.num_envs);
     for (int i = 0; i < opt_.num_envs; ++i) all_ids_[i] = i;
-    // Which queue owns env e, with T workers ([0]) or T workers + the caller
-    // ([1]): e * parts / num_envs, precomputed (a division per env per step
-    // would cost more than a CartPole step).
-    for (int k = 0; k < 2; ++k) {
-      int64_t parts = opt_.num_threads + k;
+    // Which queue owns env e: part e * parts / num_envs of the envs,
+    // precomputed (a division per env per step would cost more than a
+    // CartPole step). kWorkersOnly: T workers; kCallerToo: T workers + the
+    // caller (queue T); kCallerForLast: T - 1 workers + the caller, which
+    // takes the last worker's CPU (see Dispatch).
+    for (int k = 0; k < 3; ++k) {
+      const int64_t T = opt_.num_threads;
+      const int64_t parts = k == kCallerToo ? T + 1 : T;
       owner_of_[k].resize(opt_.num_envs);
-      owner_end_[k].assign(parts, 0);
+      owner_end_[k].assign(T + 1, 0);
       for (int64_t e = 0; e < opt_.num_envs; ++e) {
-        owner_of_[k][e] = static_cast<uint16_t>(e * parts / opt_.num_envs);
-        owner_end_[k][owner_of_[k][e]] = static_cast<int32_t>(e + 1);
+        int64_t q = e * parts / opt_.num_envs;
+        if (k == kCallerForLast && q == T - 1) q = T;
+        owner_of_[k][e] = static_cast<uint16_t>(q);
+        owner_end_[k][q] = static_cast<int32_t>(e + 1);
       }
     }
+    sync_workers_ = workers_cover_cores_ ? opt_.num_threads - 1 : opt_.num_threads;
+    active_workers_.store(opt_.num_threads, std::memory_order_relaxed);
     // One queue per worker, plus one (the last) for the caller's share of a
     // batch it waits for.
     for (int t = 0; t <= opt_.num_threads; ++t) {
@@ -358,6 +365,14 @@ class PoolBase {
   // Envs the calling thread stepped or reset itself (inline or while it
   // waited in Recv) instead of a worker: a diagnostic for the scheduling.
   int64_t caller_steps() const { return caller_steps_; }
+  // Envs each worker stepped or reset: the same diagnostic per worker.
+  std::vector<int64_t> worker_steps() const {
+    std::vector<int64_t> out;
+    for (int t = 0; t < opt_.num_threads; ++t) {
+      out.push_back(workers_state_[t]->steps.load(std::memory_order_relaxed));
+    }
+    return out;
+  }
 
   // Ordered mode, nothing in flight: the next round's results go straight to
   // `bases` (one array per field, rows for the envs of the coming send) instead
@@ -635,28 +650,37 @@ class PoolBase {
     // thread step after step, so its state stays in that core's cache. When
     // the caller is about to wait, it owns a share too (queue T). Idle threads
     // steal, so a slow or preempted one does not stall a batch.
-    // With a worker on every core the caller gets no share of its own (it
-    // would only preempt a worker); it still steals once it is idle.
-    const bool caller_share = placement == Placement::kWithCaller && !workers_cover_cores_;
-    const int64_t T = opt_.num_threads + (caller_share ? 1 : 0);
+    // With a worker on every core, a round the caller waits for (a sync step)
+    // runs on the caller and all workers but the last, which sits it out: the
+    // caller takes that worker's CPU instead of time-slicing a core with a
+    // worker (three threads on two cores lost 2-3% of an Ant-v5 round to
+    // preempted steps). Other rounds run on the workers; the caller steals
+    // once it waits.
+    const bool with_caller = placement == Placement::kWithCaller;
+    const bool caller_for_last = with_caller && workers_cover_cores_ && ordered_;
+    const int split = caller_for_last                        ? kCallerForLast
+                      : with_caller && !workers_cover_cores_ ? kCallerToo
+                                                             : kWorkersOnly;
+    const int active = caller_for_last ? sync_workers_ : opt_.num_threads;
+    active_workers_.store(active, std::memory_order_seq_cst);
+    const int64_t T = opt_.num_threads + (split == kCallerToo ? 1 : 0);
     size_t chunk = ChunkSize(ids.size(), static_cast<int>(T));
-    const uint16_t* owner_of = owner_of_[caller_share ? 1 : 0].data();
+    const uint16_t* owner_of = owner_of_[split].data();
     const bool all = &ids == &all_ids_;
-    // Expensive envs (one per chunk), and every env in first-finished mode,
-    // all go to queue 0, which every worker serves first: one FIFO, so no env
-    // waits behind envs sent after it (with per-owner queues, a caller or
-    // worker stealing from a fixed order of queues kept re-running recently
-    // sent envs while those of a preempted worker starved). Cheap envs of an
-    // ordered round go to their owner's queue for cache locality: the caller
-    // waits for all of them anyway.
-    const bool by_owner = cheap() && ordered_;
+    // In first-finished mode every env goes to queue 0, which every worker
+    // serves first: one FIFO, so no env waits behind envs sent after it (with
+    // per-owner queues, a caller or worker stealing from a fixed order of
+    // queues kept re-running recently sent envs while those of a preempted
+    // worker starved). The envs of an ordered round go to their owner's
+    // queue for cache locality: the caller waits for all of them anyway.
+    const bool by_owner = ordered_;
     size_t start = 0;
     while (start < ids.size()) {
       int owner = by_owner ? owner_of[ids[start]] : 0;
       size_t end = start + 1;
       bool consecutive = true;
       if (all) {  // ids are 0..n-1: the chunk ends at its size or its owner's last env
-        size_t limit = by_owner ? owner_end_[caller_share ? 1 : 0][owner] : ids.size();
+        size_t limit = by_owner ? owner_end_[split][owner] : ids.size();
         end = std::min(start + chunk, limit);
       } else {
         while (end < ids.size() && end - start < chunk &&
@@ -675,7 +699,12 @@ class PoolBase {
       while (!w.queue.TryPush(c)) std::this_thread::yield();
       start = end;
     }
-    for (int t = 0; t < opt_.num_threads; ++t) {
+    WakeWorkers(active);
+  }
+
+  // Wakes those of workers [0, n) that sleep.
+  void WakeWorkers(int n) {
+    for (int t = 0; t < n; ++t) {
       WorkerState& w = *workers_state_[t];
       if (w.sleeping.load(std::memory_order_seq_cst) && w.sleeping.exchange(false)) {
         w.wake.release();
@@ -695,6 +724,12 @@ class PoolBase {
   template <typename Pred>
   void WaitUntil(Pred ready, bool help) {
     help = help && !stalls();  // see Dispatch
+    if (!help && active_workers_.load(std::memory_order_relaxed) < opt_.num_threads) {
+      // A round that left a worker out for the caller, who will not help
+      // after all: every worker takes part (with one CPU, none would run it).
+      active_workers_.store(opt_.num_threads, std::memory_order_seq_cst);
+      WakeWorkers(opt_.num_threads);
+    }
     using Clock = std::chrono::steady_clock;
     auto last_check = Clock::now();
     bool spun = false;
@@ -732,14 +767,21 @@ class PoolBase {
     // caller's turn between rounds instead of paying a wake-up (often 100+ us
     // on VMs) every round. Cheap envs keep the fixed budget.
     std::chrono::microseconds spin = kWorkerSpin;
+    // A worker sitting out a sync round (see Dispatch) neither takes work nor
+    // spins: it sleeps until a round that includes it wakes it.
+    auto active = [&] { return t < active_workers_.load(std::memory_order_seq_cst); };
+    auto run = [&](const Chunk& c) {
+      RunChunk(c);
+      me.steps.store(me.steps.load(std::memory_order_relaxed) + c.count, std::memory_order_relaxed);
+    };
     for (;;) {
       Chunk c;
-      if (TakeChunk(t, &c)) {
+      if (active() && TakeChunk(t, &c)) {
         if (cheap()) {
-          RunChunk(c);
+          run(c);
         } else {
           auto t0 = std::chrono::steady_clock::now();
-          RunChunk(c);
+          run(c);
           auto took = std::chrono::duration_cast<std::chrono::microseconds>(
               std::chrono::steady_clock::now() - t0);
           spin = std::clamp(2 * took, kWorkerSpin, kMaxWorkerSpin);
@@ -749,15 +791,18 @@ class PoolBase {
       if (stop_.load(std::memory_order_acquire)) return;
       // Spin a while before sleeping: on virtual machines waking a sleeping
       // thread can take hundreds of microseconds, longer than a whole batch.
-      if (SpinFor([&] { return HasWork() || stop_.load(std::memory_order_relaxed); }, spin)) {
+      if (active() &&
+          SpinFor([&] { return !active() || HasWork() || stop_.load(std::memory_order_relaxed); },
+                  spin)) {
         continue;
       }
-      // Announce the nap, then look once more: a chunk pushed before the
-      // announcement is seen here, one pushed after it wakes us.
+      // Announce the nap, then look once more: a chunk pushed (or this worker
+      // made active) before the announcement is seen here, one after it wakes
+      // us.
       me.sleeping.store(true, std::memory_order_seq_cst);
-      if (TakeChunk(t, &c)) {
+      if (active() && TakeChunk(t, &c)) {
         me.sleeping.store(false, std::memory_order_relaxed);
-        RunChunk(c);
+        run(c);
         continue;
       }
       if (stop_.load(std::memory_order_acquire)) return;
@@ -978,16 +1023,21 @@ class PoolBase {
   std::vector<EnvState> states_;
   std::vector<CallerState> caller_;
   std::vector<uint32_t> mark_;
-  std::vector<int32_t> all_ids_;       // 0 .. num_envs - 1
-  std::vector<uint16_t> owner_of_[2];  // queue owning each env (see constructor)
-  std::vector<int32_t> owner_end_[2];  // one past the last env each queue owns
-  std::vector<int32_t> scratch_ids_;   // ResolveIds' result for explicit ids
+  std::vector<int32_t> all_ids_;                                        // 0 .. num_envs - 1
+  enum : int { kWorkersOnly = 0, kCallerToo = 1, kCallerForLast = 2 };  // owner splits
+  std::vector<uint16_t> owner_of_[3];  // queue owning each env (see constructor)
+  std::vector<int32_t> owner_end_[3];  // one past the last env each queue owns
+  int sync_workers_ = 0;               // workers in a round the caller takes part in
+  // Workers [0, active_workers_) take work; the others sit out (see Dispatch).
+  alignas(64) std::atomic<int> active_workers_{0};
+  std::vector<int32_t> scratch_ids_;  // ResolveIds' result for explicit ids
   uint32_t mark_epoch_ = 0;
   struct WorkerState {
     explicit WorkerState(size_t capacity) : queue(capacity) {}
     RingQueue<Chunk> queue;  // the ActionQueue of chunks owned by this worker
     std::binary_semaphore wake{0};
     alignas(64) std::atomic<bool> sleeping{false};
+    std::atomic<int64_t> steps{0};  // envs this worker stepped or reset (its own writes only)
   };
   std::vector<std::unique_ptr<WorkerState>> workers_state_;
   std::counting_semaphore<> done_sem_{0};
