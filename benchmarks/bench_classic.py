@@ -223,7 +223,7 @@ def _share(a: bench.Runner, b: bench.Runner, scale: float) -> str:
     mid, lo, hi = bench.paired_ratio(a, b, scale)
     if a is b and scale == 1.0:
         return "100%"
-    return f"{mid:.0%} ({lo:.0%}-{hi:.0%})"
+    return f"{mid:.1%} ({lo:.1%}-{hi:.1%})"
 
 
 def efficiency_table(
