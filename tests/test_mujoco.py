@@ -639,3 +639,23 @@ def test_sync_step_with_a_worker_per_cpu_keeps_the_last_worker_out() -> None:
     assert workers[-1] == 0
     assert caller > 0
     assert caller + sum(workers) == 8 * 11
+
+
+def test_refused_send_leaves_in_flight_actions_alone() -> None:
+    """A send to envs that are in flight is refused before it writes any of
+    their actions: a worker reads an env's action when it gets to it, so an
+    early write would change a step already sent (env 63 runs last here, ~1 ms
+    after the send)."""
+    rng = np.random.default_rng(0)
+    first = rng.uniform(-1, 1, (64, 3)).astype(np.float32)
+    obs = []
+    for refuse in (False, True):
+        env = envpool_x.make_gymnasium("Hopper-v5", num_envs=64, batch_size=64, num_threads=1)
+        env.reset(seed=1)
+        env.send(first)
+        if refuse:
+            with pytest.raises(RuntimeError, match="in flight"):
+                env.send(np.full((1, 3), 0.9, np.float32), np.array([63]))
+        obs.append(env.recv()[0])
+        env.close()
+    np.testing.assert_array_equal(obs[0], obs[1])

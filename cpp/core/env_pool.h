@@ -325,6 +325,8 @@ class PoolBase {
     int64_t m = a.box.NumElements();
     for (size_t k = 0; k < ids.size(); ++k) {
       int32_t id = ids[k];
+      // Before any write: a worker may be reading an in-flight env's action.
+      CheckIdleOne(id, true);
       for (int64_t j = 0; j < m; ++j) {
         float v = src[k * m + j];
         if (!std::isfinite(v)) {
@@ -333,7 +335,6 @@ class PoolBase {
         }
         dst[id * m + j] = v;
       }
-      CheckIdleOne(id, true);
     }
   }
 

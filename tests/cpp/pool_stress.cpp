@@ -196,6 +196,16 @@ static void EnvStress(const Config& cfg, int threads, int batch, int rounds, int
     } else {
       pool.SendStep(back);
     }
+    // A send to envs in flight is refused before it writes their actions:
+    // a worker may be reading them (TSan flags such a write).
+    bool refused = false;
+    try {
+      pool.StoreActions(back, spec.discrete ? static_cast<const void*>(discrete.data())
+                                            : static_cast<const void*>(box.data()));
+    } catch (const StateError&) {
+      refused = true;
+    }
+    CHECK(refused);
   }
   pool.Close();
 }
