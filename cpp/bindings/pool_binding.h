@@ -554,9 +554,7 @@ std::pair<double, int64_t> RawLoopSeconds(const Config& cfg, int num_envs, int64
   for (int i = 0; i < num_envs; ++i) {
     envs.emplace_back(cfg);
     rngs.emplace_back(DeriveEnvSeed(seed, i));
-    if constexpr (requires(Env& e) { e.SetMaxEpisodeSteps(0); }) {
-      envs.back().SetMaxEpisodeSteps(max_episode_steps);  // as the pool does
-    }
+    ApplyMaxEpisodeSteps(envs.back(), max_episode_steps);
   }
   for (size_t f = 0; f < spec.obs.size(); ++f) obs[f].resize(spec.obs[f].NumBytes());
   std::vector<std::vector<uint8_t>> info(spec.info.size());
@@ -590,11 +588,7 @@ std::pair<double, int64_t> RawLoopSeconds(const Config& cfg, int num_envs, int64
   std::vector<int64_t> elapsed(num_envs, 0);
   auto reset = [&](int i) {
     envs[i].Reset(rngs[i], out);
-    if constexpr (requires(const Env& e) { e.ElapsedAfterReset(); }) {
-      elapsed[i] = envs[i].ElapsedAfterReset();
-    } else {
-      elapsed[i] = 0;
-    }
+    elapsed[i] = ElapsedAfterResetOf(envs[i]);
   };
   for (int i = 0; i < num_envs; ++i) reset(i);
   auto t0 = std::chrono::steady_clock::now();

@@ -48,6 +48,27 @@
 
 namespace envpool_x {
 
+// The optional env hooks (see core/env.h), shared by the pool and the raw
+// benchmark loop so both treat an env alike.
+// Envs whose episodes may span several resets (Atari's episodic_life) count
+// the time limit themselves.
+template <typename Env>
+void ApplyMaxEpisodeSteps(Env& env, int max_episode_steps) {
+  if constexpr (requires(Env& e) { e.SetMaxEpisodeSteps(0); }) {
+    env.SetMaxEpisodeSteps(max_episode_steps);
+  }
+}
+// elapsed_step after a reset: 0, unless the env continues an episode (Atari
+// with episodic_life after a lost life keeps counting the game).
+template <typename Env>
+int32_t ElapsedAfterResetOf(const Env& env) {
+  if constexpr (requires(const Env& e) { e.ElapsedAfterReset(); }) {
+    return env.ElapsedAfterReset();
+  } else {
+    return 0;
+  }
+}
+
 inline void CpuRelax() {
 #if defined(__x86_64__) || defined(__i386__)
   __builtin_ia32_pause();
@@ -179,7 +200,6 @@ class PoolBase {
         owner_end_[k][q] = static_cast<int32_t>(e + 1);
       }
     }
-    sync_workers_ = workers_cover_cores_ ? opt_.num_threads - 1 : opt_.num_threads;
     active_workers_.store(opt_.num_threads, std::memory_order_relaxed);
     // One queue per worker, plus one (the last) for the caller's share of a
     // batch it waits for.
@@ -662,8 +682,12 @@ class PoolBase {
     const int split = caller_for_last                        ? kCallerForLast
                       : with_caller && !workers_cover_cores_ ? kCallerToo
                                                              : kWorkersOnly;
-    const int active = caller_for_last ? sync_workers_ : opt_.num_threads;
-    active_workers_.store(active, std::memory_order_seq_cst);
+    const int active = caller_for_last ? opt_.num_threads - 1 : opt_.num_threads;
+    // Stored only on a change (a seq_cst store is a full fence): between
+    // changes the workers already see this value.
+    if (active_workers_.load(std::memory_order_relaxed) != active) {
+      active_workers_.store(active, std::memory_order_seq_cst);
+    }
     const int64_t T = opt_.num_threads + (split == kCallerToo ? 1 : 0);
     size_t chunk = ChunkSize(ids.size(), static_cast<int>(T));
     const uint16_t* owner_of = owner_of_[split].data();
@@ -1028,7 +1052,6 @@ class PoolBase {
   enum : int { kWorkersOnly = 0, kCallerToo = 1, kCallerForLast = 2 };  // owner splits
   std::vector<uint16_t> owner_of_[3];  // queue owning each env (see constructor)
   std::vector<int32_t> owner_end_[3];  // one past the last env each queue owns
-  int sync_workers_ = 0;               // workers in a round the caller takes part in
   // Workers [0, active_workers_) take work; the others sit out (see Dispatch).
   alignas(64) std::atomic<int> active_workers_{0};
   std::vector<int32_t> scratch_ids_;  // ResolveIds' result for explicit ids
@@ -1101,11 +1124,7 @@ class EnvPool final : public PoolBase {
     for (int i = 0; i < n; ++i) {
       // Envs that want to know their id (e.g. to misbehave selectively) get it.
       if constexpr (requires(Env& e) { e.SetEnvId(0); }) env_at_[i]->SetEnvId(i);
-      // Envs whose episodes may span several resets (Atari's episodic_life)
-      // count the time limit themselves.
-      if constexpr (requires(Env& e) { e.SetMaxEpisodeSteps(0); }) {
-        env_at_[i]->SetMaxEpisodeSteps(opt.max_episode_steps);
-      }
+      ApplyMaxEpisodeSteps(*env_at_[i], opt.max_episode_steps);
     }
     StartWorkers();
   }
@@ -1116,15 +1135,7 @@ class EnvPool final : public PoolBase {
 
  public:  // for RunChunkT
   void ResetEnv(int env_id, Rng& rng, const StepOutput& out) { env_at_[env_id]->Reset(rng, out); }
-  // elapsed_step after a reset: 0, unless the env continues an episode
-  // (Atari with episodic_life after a lost life keeps counting the game).
-  int32_t ElapsedAfterReset(int env_id) const {
-    if constexpr (requires(const Env& e) { e.ElapsedAfterReset(); }) {
-      return env_at_[env_id]->ElapsedAfterReset();
-    } else {
-      return 0;
-    }
-  }
+  int32_t ElapsedAfterReset(int env_id) const { return ElapsedAfterResetOf(*env_at_[env_id]); }
   void StepEnv(int env_id, const void* action, Rng& rng, const StepOutput& out) {
     env_at_[env_id]->Step(action, rng, out);
   }
