@@ -599,7 +599,7 @@ std::pair<double, int64_t> RawLoopSeconds(const Config& cfg, int num_envs, int64
       const int64_t k = done % kRawLoopActions;
       const void* a = spec.action.discrete ? static_cast<const void*>(&discrete[k])
                                            : static_cast<const void*>(&boxes[k * box_size]);
-      envs[i].Step(a, rngs[i], out);
+      StepWhole(envs[i], a, rngs[i], out);
       ++elapsed[i];
       if (terminated || (max_episode_steps > 0 && elapsed[i] >= max_episode_steps)) {
         reset(i);
@@ -675,6 +675,7 @@ void BindEnv(py::module_& m, const char* name) {
       .def_property_readonly("pending", [](P& p) { return p.pool().pending(); })
       .def_property_readonly("caller_steps", [](P& p) { return p.pool().caller_steps(); })
       .def_property_readonly("worker_steps", [](P& p) { return p.pool().worker_steps(); })
+      .def_property_readonly("split_steals", [](P& p) { return p.pool().split_steals(); })
       .def_property_readonly("closed", [](P& p) { return p.pool().closed(); })
       .def("xla_handle", [](P& p) { return p.XlaId(); })
       .def("send_step", static_cast<decltype(&PyPool::SendStep)>(&PyPool::SendStep),

@@ -13,6 +13,13 @@
 //   void Reset(Rng&, const StepOutput&);     // writes obs (+ info fields)
 //   void Step(const void* action, Rng&, const StepOutput&);
 //                                            // writes obs, *reward, *terminated
+// An env whose step is many short physics substeps may offer it in parts
+// instead of Step (the pool then lets two threads share the last steps of a
+// sync round; see EnvPool's pair chunks):
+//   void BeginStep(const void* action);      // up to the first substep; keeps
+//                                            // `action` until EndStep
+//   bool StepPart();                         // one substep; true after the last
+//   void EndStep(const StepOutput&);         // writes what Step would
 // The pool owns elapsed steps, truncation (max_episode_steps), auto-reset and
 // seeding; the env only simulates. Reset and Step must not allocate.
 #pragma once
@@ -20,6 +27,7 @@
 #include <array>
 #include <cstdint>
 #include <type_traits>
+#include <utility>
 
 #include "core/random.h"
 #include "core/spec.h"
@@ -58,8 +66,35 @@ struct StepOutput {
   }
 };
 
+// Env::BeginStep / StepPart / EndStep exist (see above).
+template <typename Env, typename = void>
+struct SteppedInPartsOf : std::false_type {};
+template <typename Env>
+struct SteppedInPartsOf<Env, std::void_t<decltype(std::declval<Env&>().BeginStep(nullptr)),
+                                         decltype(std::declval<Env&>().StepPart()),
+                                         decltype(std::declval<Env&>().EndStep(
+                                             std::declval<const StepOutput&>()))>>
+    : std::true_type {};
+template <typename Env>
+constexpr bool SteppedInParts() {
+  return SteppedInPartsOf<Env>::value;
+}
+
 // Helpers for the common action kinds.
 inline int32_t DiscreteAction(const void* action) { return *static_cast<const int32_t*>(action); }
 inline const float* BoxAction(const void* action) { return static_cast<const float*>(action); }
+
+// One whole step, for envs with Step and for envs stepped in parts alike.
+template <typename Env>
+void StepWhole(Env& env, const void* action, Rng& rng, const StepOutput& out) {
+  if constexpr (SteppedInParts<Env>()) {
+    env.BeginStep(action);
+    while (!env.StepPart()) {
+    }
+    env.EndStep(out);
+  } else {
+    env.Step(action, rng, out);
+  }
+}
 
 }  // namespace envpool_x

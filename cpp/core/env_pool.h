@@ -386,6 +386,9 @@ class PoolBase {
   // Envs the calling thread stepped or reset itself (inline or while it
   // waited in Recv) instead of a worker: a diagnostic for the scheduling.
   int64_t caller_steps() const { return caller_steps_; }
+  // Env steps of pair chunks finished by a thread other than their runner
+  // (see RunPairT): a diagnostic for the scheduling.
+  int64_t split_steals() const { return split_steals_.load(std::memory_order_relaxed); }
   // Envs each worker stepped or reset: the same diagnostic per worker.
   std::vector<int64_t> worker_steps() const {
     std::vector<int64_t> out;
@@ -521,6 +524,7 @@ class PoolBase {
     int32_t slot;  // ordered mode: output row of the chunk's first env
     Op op;
     bool consecutive;
+    bool pair = false;  // two envs stepped in alternating parts (see Dispatch)
   };
 
   // Written by the caller before a send, read by the worker after it (the
@@ -543,8 +547,12 @@ class PoolBase {
   };
 
   // Runs a chunk: EnvPool<Env> forwards to RunChunkT with itself, so that
-  // the env's Step and Reset are inlined into the per-env loop.
-  virtual void RunChunk(const Chunk& c) = 0;
+  // the env's Step and Reset are inlined into the per-env loop. Returns the
+  // envs this thread finished (a pair's env may be finished by a thief).
+  virtual int32_t RunChunk(const Chunk& c) = 0;
+  // Finishes one env of a pair that its runner offered (see RunPairT); false
+  // when none is offered.
+  virtual bool StealPart() = 0;
   virtual std::vector<double> DoGetState(int env_id) = 0;
   virtual void DoSetState(int env_id, const std::vector<double>& s) = 0;
   virtual bool cheap() const = 0;
@@ -690,8 +698,8 @@ class PoolBase {
     }
     const int64_t T = opt_.num_threads + (split == kCallerToo ? 1 : 0);
     size_t chunk = ChunkSize(ids.size(), static_cast<int>(T));
-    const uint16_t* owner_of = owner_of_[split].data();
     const bool all = &ids == &all_ids_;
+    const uint16_t* owner_of = owner_of_[split].data();
     // In first-finished mode every env goes to queue 0, which every worker
     // serves first: one FIFO, so no env waits behind envs sent after it (with
     // per-owner queues, a caller or worker stealing from a fixed order of
@@ -699,6 +707,11 @@ class PoolBase {
     // worker starved). The envs of an ordered round go to their owner's
     // queue for cache locality: the caller waits for all of them anyway.
     const bool by_owner = ordered_;
+    // A full step of envs stepped in parts with two or more threads on it:
+    // each queue's last two envs go as one pair chunk (see RunPairT).
+    const int participants = active + (with_caller ? 1 : 0);
+    const bool pairs = split_ && op == Op::kStep && by_owner && all && chunk == 1 &&
+                       participants >= 2;
     size_t start = 0;
     while (start < ids.size()) {
       int owner = by_owner ? owner_of[ids[start]] : 0;
@@ -707,6 +720,11 @@ class PoolBase {
       if (all) {  // ids are 0..n-1: the chunk ends at its size or its owner's last env
         size_t limit = by_owner ? owner_end_[split][owner] : ids.size();
         end = std::min(start + chunk, limit);
+        if (pairs && limit - start == 2) {
+          end = limit;
+          offer_slots_[2 * owner].store(ids[start], std::memory_order_relaxed);
+          offer_slots_[2 * owner + 1].store(ids[start + 1], std::memory_order_relaxed);
+        }
       } else {
         while (end < ids.size() && end - start < chunk &&
                (!by_owner || owner_of[ids[end]] == owner)) {
@@ -718,7 +736,7 @@ class PoolBase {
         }
       }
       Chunk c{ids[start], static_cast<int32_t>(end - start),
-              first_slot + static_cast<int32_t>(start), op, consecutive};
+              first_slot + static_cast<int32_t>(start), op, consecutive, end - start == 2 && pairs};
       WorkerState& w = *workers_state_[owner];
       // Cannot fail: at most num_envs envs are in flight and capacity > num_envs.
       while (!w.queue.TryPush(c)) std::this_thread::yield();
@@ -761,8 +779,11 @@ class PoolBase {
     while (!ready()) {
       Chunk c;
       if (help && TakeChunk(opt_.num_threads, &c)) {  // own share first
-        caller_steps_ += c.count;
-        RunChunk(c);
+        caller_steps_ += RunChunk(c);
+        continue;
+      }
+      if (help && StealPart()) {
+        ++caller_steps_;
         continue;
       }
       // Spin a while (results usually arrive within microseconds and waking
@@ -795,10 +816,10 @@ class PoolBase {
     // A worker sitting out a sync round (see Dispatch) neither takes work nor
     // spins: it sleeps until a round that includes it wakes it.
     auto active = [&] { return t < active_workers_.load(std::memory_order_seq_cst); };
-    auto run = [&](const Chunk& c) {
-      RunChunk(c);
-      me.steps.store(me.steps.load(std::memory_order_relaxed) + c.count, std::memory_order_relaxed);
+    auto count = [&](int64_t n) {
+      me.steps.store(me.steps.load(std::memory_order_relaxed) + n, std::memory_order_relaxed);
     };
+    auto run = [&](const Chunk& c) { count(RunChunk(c)); };
     for (;;) {
       Chunk c;
       if (active() && TakeChunk(t, &c)) {
@@ -811,6 +832,10 @@ class PoolBase {
               std::chrono::steady_clock::now() - t0);
           spin = std::clamp(2 * took, kWorkerSpin, kMaxWorkerSpin);
         }
+        continue;
+      }
+      if (active() && StealPart()) {
+        count(1);
         continue;
       }
       if (stop_.load(std::memory_order_acquire)) return;
@@ -840,7 +865,7 @@ class PoolBase {
     for (const auto& w : workers_state_) {
       if (!w->queue.Empty()) return true;
     }
-    return false;
+    return HasOffer();
   }
 
   // Spins until pred() or the budget runs out; returns pred()'s last value.
@@ -884,7 +909,7 @@ class PoolBase {
   // The per-env loop lives here; EnvPool<Env> instantiates it with itself.
  protected:
   template <typename Pool>
-  void RunChunkT(const Chunk& c, Pool& pool) {
+  int32_t RunChunkT(const Chunk& c, Pool& pool) {
     int64_t ticket = 0;
     // acq_rel: a late chunk may take tickets of a block slot the caller read
     // a cycle ago; the caller's later sends (and their chunks' tickets) are
@@ -918,16 +943,114 @@ class PoolBase {
       }
     }
     if (ordered_) {
-      int64_t now = done_.fetch_add(c.count, std::memory_order_acq_rel) + c.count;
-      completed = now >= sent_target_.load(std::memory_order_acquire);
-    } else if (finished_count > 0) {
-      completed |= FinishBlockRows(finished_block, finished_count);
+      FinishOrdered(c.count);
+      return c.count;
     }
-    // Wake the caller only when what it waits for may be complete: a wake-up
-    // per chunk would cost more than the chunk.
-    if (completed && waiting_.load(std::memory_order_seq_cst) && waiting_.exchange(false)) {
+    if (finished_count > 0) completed |= FinishBlockRows(finished_block, finished_count);
+    if (completed) WakeCaller();
+    return c.count;
+  }
+
+  // Ordered mode: `n` more envs of the round are done.
+  void FinishOrdered(int32_t n) {
+    int64_t now = done_.fetch_add(n, std::memory_order_acq_rel) + n;
+    if (now >= sent_target_.load(std::memory_order_acquire)) WakeCaller();
+  }
+
+  // Called when what the caller waits for may be complete: a wake-up per
+  // chunk would cost more than the chunk.
+  void WakeCaller() {
+    if (waiting_.load(std::memory_order_seq_cst) && waiting_.exchange(false)) {
       done_sem_.release();
     }
+  }
+
+  // A pair chunk (see Dispatch): the thread running it steps its two envs
+  // one part (one physics substep) at a time, alternately, and offers the one
+  // it is not stepping; a thread that runs out of work takes an offered env
+  // over (StealPartT) and finishes it. Whole steps leave one thread idle for
+  // about half a step at the end of a sync round while the other finishes
+  // its last env; this way the two share the last two steps instead.
+  // An env's SplitState.holder: kSplitIdle (not offered: held by its runner,
+  // or not in a pair), kSplitOffered, kSplitStolen (a thief finishes it).
+  template <typename Pool>
+  int32_t RunPairT(const Chunk& c, Pool& pool) {
+    const int32_t id[2] = {c.head, c.head + 1};
+    bool mine[2];
+    int32_t finished = 0;
+    for (int j = 0; j < 2; ++j) {
+      split_[id[j]].row = c.slot + j;
+      mine[j] = !BeginOne(pool, id[j], c.slot + j);
+      if (!mine[j]) ++finished;
+    }
+    int cur = mine[0] ? 0 : 1;
+    if (mine[0] && mine[1]) split_[id[1]].holder.store(kSplitOffered, std::memory_order_release);
+    while (mine[cur]) {
+      if (PartOne(pool, id[cur], c.slot + cur)) {
+        mine[cur] = false;
+        ++finished;
+      }
+      const int other = 1 - cur;
+      if (!mine[other]) continue;  // alone: step this one to its end
+      uint8_t offered = kSplitOffered;
+      if (split_[id[other]].holder.compare_exchange_strong(
+              offered, kSplitIdle, std::memory_order_acquire, std::memory_order_relaxed)) {
+        if (mine[cur]) split_[id[cur]].holder.store(kSplitOffered, std::memory_order_release);
+        cur = other;
+      } else {
+        mine[other] = false;  // stolen: the thief finishes and counts it
+      }
+    }
+    FinishOrdered(finished);
+    return finished;
+  }
+
+  template <typename Pool>
+  bool StealPartT(Pool& pool) {
+    if (!split_) return false;
+    for (size_t k = 0; k < num_offer_slots_; ++k) {
+      const int32_t id = offer_slots_[k].load(std::memory_order_relaxed);
+      if (id < 0) continue;
+      // Slots may name envs of an earlier round: only the holder says
+      // whether the env's step is offered now.
+      SplitState& st = split_[id];
+      uint8_t offered = kSplitOffered;
+      if (st.holder.load(std::memory_order_relaxed) != kSplitOffered ||
+          !st.holder.compare_exchange_strong(offered, kSplitStolen, std::memory_order_acq_rel,
+                                             std::memory_order_relaxed)) {
+        continue;
+      }
+      const size_t row = static_cast<size_t>(st.row);
+      while (!PartOne(pool, id, row)) {
+      }
+      split_steals_.fetch_add(1, std::memory_order_relaxed);
+      // Before the round can end (FinishOrdered): the next round's runner
+      // starts from kSplitIdle.
+      st.holder.store(kSplitIdle, std::memory_order_release);
+      FinishOrdered(1);
+      return true;
+    }
+    return false;
+  }
+
+  // Whether some pair offers an env now.
+  bool HasOffer() const {
+    if (!split_) return false;
+    for (size_t k = 0; k < num_offer_slots_; ++k) {
+      const int32_t id = offer_slots_[k].load(std::memory_order_relaxed);
+      if (id >= 0 && split_[id].holder.load(std::memory_order_relaxed) == kSplitOffered) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  // Envs stepped in parts: the state pair chunks need.
+  void EnablePairs() {
+    split_ = std::make_unique<SplitState[]>(opt_.num_envs);
+    num_offer_slots_ = 2 * static_cast<size_t>(opt_.num_threads + 1);
+    offer_slots_ = std::make_unique<std::atomic<int32_t>[]>(num_offer_slots_);
+    for (size_t k = 0; k < num_offer_slots_; ++k) offer_slots_[k].store(-1);
   }
 
   // Returns true when this made the block full.
@@ -951,29 +1074,88 @@ class PoolBase {
         DoReset(pool, id, s, out, truncated, row);
       } else {
         pool.StepEnv(id, actions_.get() + id * action_bytes_, s.rng, out);
-        ++s.elapsed;
-        truncated = opt_.max_episode_steps > 0 && s.elapsed >= opt_.max_episode_steps;
-        s.done = *out.terminated || truncated;
-        At<int32_t>(layout_.elapsed_step, row) = s.elapsed;
-        if (s.done && opt_.autoreset == AutoresetMode::kSameStep) {
-          CopyFinal(row);
-          float reward = *out.reward;
-          bool term = *out.terminated;
-          bool trunc = truncated;
-          DoReset(pool, id, s, out, truncated, row);
-          *out.reward = reward;
-          *out.terminated = term;
-          truncated = trunc;
-        }
+        AfterStep(pool, id, s, out, truncated, row);
       }
     } catch (const std::exception& e) {
-      RecordError(id, e.what());
-      s.force_reset = true;
-      s.done = true;
-      *out.reward = 0.0f;
-      *out.terminated = false;
-      truncated = true;
+      FailOne(id, e.what(), s, out, truncated);
     }
+  }
+
+  // A pair's env, in three parts (ordered mode: row == slot). BeginOne and
+  // PartOne return true once the env's work is finished: a reset or an
+  // error finishes it at once, else PartOne after the last part.
+  template <typename Pool>
+  bool BeginOne(Pool& pool, int32_t id, size_t row) {
+    EnvState& s = states_[id];
+    if (s.force_reset || (s.done && opt_.autoreset == AutoresetMode::kNextStep)) {
+      RunOne(pool, id, 0, static_cast<int>(row), Op::kStep);
+      return true;
+    }
+    if (layout_.final_mask >= 0) ClearFinal(row);
+    At<int32_t>(layout_.env_id, row) = id;
+    try {
+      pool.BeginStep(id, actions_.get() + id * action_bytes_);
+      return false;
+    } catch (const std::exception& e) {
+      StepOutput out;
+      OutputAt(row, &out);
+      FailOne(id, e.what(), s, out, At<bool>(layout_.truncated, row));
+      return true;
+    }
+  }
+
+  template <typename Pool>
+  bool PartOne(Pool& pool, int32_t id, size_t row) {
+    EnvState& s = states_[id];
+    StepOutput out;
+    bool last;
+    try {
+      last = pool.StepPart(id);
+    } catch (const std::exception& e) {
+      OutputAt(row, &out);
+      FailOne(id, e.what(), s, out, At<bool>(layout_.truncated, row));
+      return true;
+    }
+    if (!last) return false;
+    OutputAt(row, &out);
+    bool& truncated = At<bool>(layout_.truncated, row);
+    try {
+      pool.EndStep(id, out);
+      AfterStep(pool, id, s, out, truncated, row);
+    } catch (const std::exception& e) {
+      FailOne(id, e.what(), s, out, truncated);
+    }
+    return true;
+  }
+
+  // The pool's part of a step, once the env has written its result.
+  template <typename Pool>
+  void AfterStep(Pool& pool, int32_t id, EnvState& s, StepOutput& out, bool& truncated,
+                 size_t row) {
+    ++s.elapsed;
+    truncated = opt_.max_episode_steps > 0 && s.elapsed >= opt_.max_episode_steps;
+    s.done = *out.terminated || truncated;
+    At<int32_t>(layout_.elapsed_step, row) = s.elapsed;
+    if (s.done && opt_.autoreset == AutoresetMode::kSameStep) {
+      CopyFinal(row);
+      float reward = *out.reward;
+      bool term = *out.terminated;
+      bool trunc = truncated;
+      DoReset(pool, id, s, out, truncated, row);
+      *out.reward = reward;
+      *out.terminated = term;
+      truncated = trunc;
+    }
+  }
+
+  // The env threw: its episode ends here and it resets on its next step.
+  void FailOne(int32_t id, const char* what, EnvState& s, const StepOutput& out, bool& truncated) {
+    RecordError(id, what);
+    s.force_reset = true;
+    s.done = true;
+    *out.reward = 0.0f;
+    *out.terminated = false;
+    truncated = true;
   }
 
   template <typename Pool>
@@ -1064,6 +1246,17 @@ class PoolBase {
     std::atomic<int64_t> steps{0};  // envs this worker stepped or reset (its own writes only)
   };
   std::vector<std::unique_ptr<WorkerState>> workers_state_;
+  // Pair chunks (envs stepped in parts only; see RunPairT).
+  enum : uint8_t { kSplitIdle = 0, kSplitOffered = 1, kSplitStolen = 2 };
+  struct alignas(64) SplitState {
+    std::atomic<uint8_t> holder{kSplitIdle};
+    int32_t row = 0;  // output row of the step in progress
+  };
+  std::unique_ptr<SplitState[]> split_;  // per env; null unless EnablePairs
+  // Two per queue: the envs of the pair last sent to that queue, -1 none.
+  std::unique_ptr<std::atomic<int32_t>[]> offer_slots_;
+  size_t num_offer_slots_ = 0;
+  std::atomic<int64_t> split_steals_{0};
   std::counting_semaphore<> done_sem_{0};
   alignas(64) std::atomic<bool> waiting_{false};
   alignas(64) std::atomic<int64_t> sent_target_{0};  // mirror of sent_ for workers
@@ -1126,18 +1319,47 @@ class EnvPool final : public PoolBase {
       if constexpr (requires(Env& e) { e.SetEnvId(0); }) env_at_[i]->SetEnvId(i);
       ApplyMaxEpisodeSteps(*env_at_[i], opt.max_episode_steps);
     }
+    if constexpr (kSplits) EnablePairs();
     StartWorkers();
   }
   ~EnvPool() override { Close(); }
 
+  static constexpr bool kSplits = SteppedInParts<Env>();
+
  protected:
-  void RunChunk(const Chunk& c) override { RunChunkT(c, *this); }
+  int32_t RunChunk(const Chunk& c) override {
+    if constexpr (kSplits) {
+      if (c.pair) return RunPairT(c, *this);
+    }
+    return RunChunkT(c, *this);
+  }
+  bool StealPart() override {
+    if constexpr (kSplits) {
+      return StealPartT(*this);
+    } else {
+      return false;
+    }
+  }
 
  public:  // for RunChunkT
   void ResetEnv(int env_id, Rng& rng, const StepOutput& out) { env_at_[env_id]->Reset(rng, out); }
   int32_t ElapsedAfterReset(int env_id) const { return ElapsedAfterResetOf(*env_at_[env_id]); }
   void StepEnv(int env_id, const void* action, Rng& rng, const StepOutput& out) {
-    env_at_[env_id]->Step(action, rng, out);
+    StepWhole(*env_at_[env_id], action, rng, out);
+  }
+  // Envs stepped in parts only (see RunPairT).
+  void BeginStep(int env_id, const void* action) {
+    if constexpr (kSplits) env_at_[env_id]->BeginStep(action);
+  }
+  bool StepPart(int env_id) {
+    if constexpr (kSplits) {
+      return env_at_[env_id]->StepPart();
+    } else {
+      return true;
+    }
+  }
+  void EndStep(int env_id, const StepOutput& out) {
+    if constexpr (kSplits) env_at_[env_id]->EndStep(out);
   }
 
  protected:

@@ -127,15 +127,21 @@ class Ant : public MujocoEnvBase {
     *out.Info<double>(at + 2) = std::sqrt(x * x + y * y);
   }
 
-  void Step(const void* action, Rng& /*rng*/, const StepOutput& out) {
-    const float* a = BoxAction(action);
-    const double x_before = data_->xpos[3 * main_body_];
-    const double y_before = data_->xpos[3 * main_body_ + 1];
-    DoSimulation(a);
+  // Stepped in parts (see core/env.h): the physics between BeginStep and
+  // EndStep is StepPart's.
+  void BeginStep(const void* action) {
+    action_ = BoxAction(action);
+    x_before_ = data_->xpos[3 * main_body_];
+    y_before_ = data_->xpos[3 * main_body_ + 1];
+    StartSimulation(action_);
+  }
+
+  void EndStep(const StepOutput& out) {
+    const float* a = action_;
     const double x_after = data_->xpos[3 * main_body_];
     const double y_after = data_->xpos[3 * main_body_ + 1];
-    const double x_velocity = (x_after - x_before) / dt();
-    const double y_velocity = (y_after - y_before) / dt();
+    const double x_velocity = (x_after - x_before_) / dt();
+    const double y_velocity = (y_after - y_before_) / dt();
     const bool healthy = IsHealthy();
     const double forward_reward = V == 4 ? x_velocity : x_velocity * forward_reward_weight_;
     const double healthy_reward =
@@ -231,6 +237,10 @@ class Ant : public MujocoEnvBase {
   bool contact_terms_;  // v4: use_contact_forces; v5: include_cfrc_ext_in_observation
   int main_body_;
   std::vector<double> forces_;  // clipped cfrc_ext
+  // The step in progress (BeginStep to EndStep).
+  const float* action_ = nullptr;
+  double x_before_ = 0.0;
+  double y_before_ = 0.0;
 };
 
 }  // namespace envpool_x

@@ -55,16 +55,21 @@ class HalfCheetah : public MujocoEnvBase {
     *info[1] = *info[2] = *info[3] = 0.0;
   }
 
-  void Step(const void* action, Rng& /*rng*/, const StepOutput& out) {
-    const float* a = BoxAction(action);
-    const double x_before = data_->qpos[0];
-    DoSimulation(a);
+  // Stepped in parts (see core/env.h): the physics between BeginStep and
+  // EndStep is StepPart's.
+  void BeginStep(const void* action) {
+    action_ = BoxAction(action);
+    x_before_ = data_->qpos[0];
+    StartSimulation(action_);
+  }
+
+  void EndStep(const StepOutput& out) {
     const double x_after = data_->qpos[0];
-    const double x_velocity = (x_after - x_before) / dt();
+    const double x_velocity = (x_after - x_before_) / dt();
     const double forward_reward = forward_reward_weight_ * x_velocity;
     // float32, as numpy computes `weight * sum(square(float32 action))`.
     const float ctrl_cost =
-        static_cast<float>(ctrl_cost_weight_) * mujoco_detail::SumSquaresF32(a, nu());
+        static_cast<float>(ctrl_cost_weight_) * mujoco_detail::SumSquaresF32(action_, nu());
     *out.reward = static_cast<float>(forward_reward - static_cast<double>(ctrl_cost));
     *out.terminated = false;
     WriteObs(out);
@@ -86,6 +91,9 @@ class HalfCheetah : public MujocoEnvBase {
   double ctrl_cost_weight_;
   double reset_noise_scale_;
   bool exclude_;
+  // The step in progress (BeginStep to EndStep).
+  const float* action_ = nullptr;
+  double x_before_ = 0.0;
 };
 
 }  // namespace envpool_x

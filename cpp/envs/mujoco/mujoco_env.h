@@ -254,12 +254,30 @@ class MujocoEnvBase {
   // ctrlrange where the model says so), frame_skip mj_steps, then
   // mj_rnePostConstraint so cfrc_ext / cacc are up to date.
   void DoSimulation(const float* action) {
-    mujoco_detail::DropDefaultTimer();  // see DefaultTimer
-    for (int i = 0; i < model_->nu; ++i) data_->ctrl[i] = action[i];
-    for (int k = 0; k < frame_skip_; ++k) mj_step(model_.get(), data_.get());
-    mj_rnePostConstraint(model_.get(), data_.get());
+    StartSimulation(action);
+    while (!StepPart()) {
+    }
   }
 
+  // do_simulation in parts, for envs stepped in parts (see core/env.h):
+  // StartSimulation, then StepPart until it returns true.
+  void StartSimulation(const float* action) {
+    mujoco_detail::DropDefaultTimer();  // see DefaultTimer
+    for (int i = 0; i < model_->nu; ++i) data_->ctrl[i] = action[i];
+    parts_left_ = frame_skip_;
+  }
+
+ public:
+  // One mj_step of the simulation StartSimulation began; true after the last
+  // (which also runs mj_rnePostConstraint).
+  bool StepPart() {
+    mj_step(model_.get(), data_.get());
+    if (--parts_left_ > 0) return false;
+    mj_rnePostConstraint(model_.get(), data_.get());
+    return true;
+  }
+
+ protected:
   // True when the simulation state holds a NaN or inf (MuJoCo resets on a
   // bad qacc by itself, but a diverging state may still surface here).
   bool StateIsFinite() const {
@@ -281,6 +299,7 @@ class MujocoEnvBase {
   std::shared_ptr<const mjModel> model_;
   std::unique_ptr<mjData, mujoco_detail::DataDeleter> data_;
   int frame_skip_;
+  int parts_left_ = 0;  // mj_steps left in the step StartSimulation began
   std::vector<double> init_qpos_;
   std::vector<double> init_qvel_;
   std::vector<double> qpos_buf_;
