@@ -30,6 +30,8 @@ import pytest
 
 import envpool_x
 from envpool_x import mujoco as mj
+from envpool_x.pool import create_pool
+from envpool_x.spec import make_spec
 
 pytest.importorskip("mujoco")
 gym = pytest.importorskip("gymnasium")
@@ -69,20 +71,22 @@ def _copy_state(ours, theirs) -> None:
     ours._pool.set_state(0, np.concatenate([data.qpos, data.qvel]))
 
 
-def _assert_step_equal(task, t, ours_out, theirs_out) -> None:
+def _assert_step_equal(task, t, ours_out, theirs_out, row: int = 0) -> None:
+    """Row `row` of our batched step against gymnasium's single step."""
     o1, r1, te1, tr1, i1 = ours_out
     o2, r2, te2, tr2, i2 = theirs_out
-    np.testing.assert_allclose(o1[0], o2, atol=ATOL, rtol=0, err_msg=f"{task} step {t}: obs")
+    at = f"{task} env {row} step {t}"
+    np.testing.assert_allclose(o1[row], o2, atol=ATOL, rtol=0, err_msg=f"{at}: obs")
     want = np.float32(r2)
-    assert abs(float(r1[0]) - float(want)) <= float(np.spacing(np.abs(want))), (
-        f"{task} step {t}: reward {r1[0]!r} vs gymnasium {r2!r}"
+    assert abs(float(r1[row]) - float(want)) <= float(np.spacing(np.abs(want))), (
+        f"{at}: reward {r1[row]!r} vs gymnasium {r2!r}"
     )
-    assert bool(te1[0]) == bool(te2), f"{task} step {t}: terminated"
-    assert bool(tr1[0]) == bool(tr2), f"{task} step {t}: truncated"
+    assert bool(te1[row]) == bool(te2), f"{at}: terminated"
+    assert bool(tr1[row]) == bool(tr2), f"{at}: truncated"
     for key, value in i2.items():
         assert key in i1, f"{task}: info lacks gymnasium's key {key!r}"
         np.testing.assert_allclose(
-            i1[key][0], value, atol=ATOL, rtol=0, err_msg=f"{task} step {t}: info[{key!r}]"
+            i1[key][row], value, atol=ATOL, rtol=0, err_msg=f"{at}: info[{key!r}]"
         )
 
 
@@ -232,6 +236,61 @@ def test_determinism_across_threads(task: str) -> None:
     np.testing.assert_array_equal(ref, rollout(2, 6))
     np.testing.assert_array_equal(ref, rollout(4, 6))
     np.testing.assert_array_equal(ref, rollout(2, 3))
+
+
+@pytest.mark.parametrize("task", MUJOCO_TASKS)
+def test_parity_of_sync_steps_shared_between_threads(task: str) -> None:
+    """With two threads on a sync step, each thread's last two envs are
+    stepped in alternating physics substeps and an idle thread may finish one
+    of them (a pair chunk): every row still matches gymnasium's env."""
+    n = 8
+    ours = envpool_x.make_gymnasium(task, num_envs=n, num_threads=2, seed=0)
+    theirs = [_gym_make(task) for _ in range(n)]
+    ours.reset()
+    for i, env in enumerate(theirs):
+        env.reset(seed=i)
+        data = env.unwrapped.data
+        ours._pool.set_state(i, np.concatenate([data.qpos, data.qvel]))
+    space = theirs[0].action_space
+    rng = np.random.default_rng(1)
+    live = set(range(n))
+    for t in range(150):
+        actions = rng.uniform(space.low, space.high, (n, *space.shape)).astype(np.float32)
+        out = ours.step(actions)
+        for i in sorted(live):
+            want = theirs[i].step(actions[i])
+            _assert_step_equal(task, t, out, want, row=i)
+            if want[2] or want[3]:
+                live.discard(i)  # ours resets it on the next step
+        if not live:
+            break
+    ours.close()
+    for env in theirs:
+        env.close()
+
+
+def _sync_rollout(chunk_size: int, steps: int) -> tuple[np.ndarray, int]:
+    """HalfCheetah-v5, 8 envs, 2 threads: (observations, split_steals)."""
+    spec = make_spec("HalfCheetah-v5", num_envs=8, num_threads=2, seed=5)
+    pool = create_pool(spec, chunk_size=chunk_size)
+    rng = np.random.default_rng(2)
+    out = [pool.reset(None, None)[0]]
+    for _ in range(steps):
+        out.append(pool.step(rng.uniform(-1, 1, (8, 6)).astype(np.float32), None)[0])
+    steals = pool.split_steals
+    pool.close()
+    return np.stack(out), steals
+
+
+def test_idle_thread_takes_over_half_stepped_envs_without_changing_results() -> None:
+    """A thread out of work finishes an env another thread has half stepped
+    (counted in split_steals); with whole-env chunks (chunk_size=2) no thread
+    does. Both give the same trajectories."""
+    shared, steals = _sync_rollout(chunk_size=0, steps=300)
+    whole, whole_steals = _sync_rollout(chunk_size=2, steps=300)
+    np.testing.assert_array_equal(shared, whole)
+    assert whole_steals == 0
+    assert steals > 0
 
 
 @pytest.mark.parametrize("task", ["HalfCheetah-v5", "Hopper-v4"])

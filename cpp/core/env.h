@@ -70,10 +70,10 @@ struct StepOutput {
 template <typename Env, typename = void>
 struct SteppedInPartsOf : std::false_type {};
 template <typename Env>
-struct SteppedInPartsOf<Env, std::void_t<decltype(std::declval<Env&>().BeginStep(nullptr)),
-                                         decltype(std::declval<Env&>().StepPart()),
-                                         decltype(std::declval<Env&>().EndStep(
-                                             std::declval<const StepOutput&>()))>>
+struct SteppedInPartsOf<
+    Env, std::void_t<decltype(std::declval<Env&>().BeginStep(nullptr)),
+                     decltype(std::declval<Env&>().StepPart()),
+                     decltype(std::declval<Env&>().EndStep(std::declval<const StepOutput&>()))>>
     : std::true_type {};
 template <typename Env>
 constexpr bool SteppedInParts() {

@@ -13,8 +13,11 @@
 // Scheduling: envs are split into chunks (many per chunk for cheap envs, one
 // for expensive ones); each chunk goes to the queue of the worker that owns
 // its envs (so an env's state stays in one core's cache) and idle threads
-// steal. A caller about to wait takes a share itself. Workers spin briefly,
-// then sleep on a semaphore; no mutex is taken on the hot path.
+// steal. A caller about to wait takes a share itself. For envs stepped in
+// parts (core/env.h) a full sync step sends each queue's last two envs as one
+// pair chunk, stepped a part at a time so that an idle thread can take one
+// over (RunPairT). Workers spin briefly, then sleep on a semaphore; no mutex
+// is taken on the hot path.
 // Output: workers write straight into the batch buffers: for a sync step,
 // the very arrays handed to Python; otherwise the pool's blocks, copied out
 // once by the bindings. Returned arrays never alias later results.
@@ -710,8 +713,8 @@ class PoolBase {
     // A full step of envs stepped in parts with two or more threads on it:
     // each queue's last two envs go as one pair chunk (see RunPairT).
     const int participants = active + (with_caller ? 1 : 0);
-    const bool pairs = split_ && op == Op::kStep && by_owner && all && chunk == 1 &&
-                       participants >= 2;
+    const bool pairs =
+        split_ && op == Op::kStep && by_owner && all && chunk == 1 && participants >= 2;
     size_t start = 0;
     while (start < ids.size()) {
       int owner = by_owner ? owner_of[ids[start]] : 0;
@@ -735,8 +738,12 @@ class PoolBase {
           for (size_t k = start; k + 1 < end; ++k) states_[ids[k]].next = ids[k + 1];
         }
       }
-      Chunk c{ids[start], static_cast<int32_t>(end - start),
-              first_slot + static_cast<int32_t>(start), op, consecutive, end - start == 2 && pairs};
+      Chunk c{ids[start],
+              static_cast<int32_t>(end - start),
+              first_slot + static_cast<int32_t>(start),
+              op,
+              consecutive,
+              end - start == 2 && pairs};
       WorkerState& w = *workers_state_[owner];
       // Cannot fail: at most num_envs envs are in flight and capacity > num_envs.
       while (!w.queue.TryPush(c)) std::this_thread::yield();

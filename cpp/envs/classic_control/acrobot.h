@@ -89,10 +89,12 @@ ENVPOOL_X_HD inline T AcrobotBound(T x, T m, T M) {
 template <typename T>
 ENVPOOL_X_HD inline void AcrobotResetState(Rng& rng, AcrobotState<T>& s) {
   // gymnasium casts the initial state to float32 (it is float64 afterwards).
-  s.theta1 = static_cast<T>(static_cast<float>(rng.Uniform(-0.1, 0.1)));
-  s.theta2 = static_cast<T>(static_cast<float>(rng.Uniform(-0.1, 0.1)));
-  s.dtheta1 = static_cast<T>(static_cast<float>(rng.Uniform(-0.1, 0.1)));
-  s.dtheta2 = static_cast<T>(static_cast<float>(rng.Uniform(-0.1, 0.1)));
+  float f[4];
+  for (float& x : f) x = static_cast<float>(rng.Uniform(-0.1, 0.1));
+  s.theta1 = static_cast<T>(f[0]);
+  s.theta2 = static_cast<T>(f[1]);
+  s.dtheta1 = static_cast<T>(f[2]);
+  s.dtheta2 = static_cast<T>(f[3]);
 }
 
 template <typename T>

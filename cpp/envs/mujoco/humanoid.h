@@ -212,9 +212,15 @@ class Humanoid : public MujocoEnvBase {
     }
   }
 
-  void Step(const void* action, Rng& /*rng*/, const StepOutput& out) {
-    const auto before = mujoco_detail::MassCenter(model_.get(), data_.get(), total_mass_);
-    DoSimulation(BoxAction(action));
+  // Stepped in parts (see core/env.h): the physics between BeginStep and
+  // EndStep is StepPart's.
+  void BeginStep(const void* action) {
+    before_ = mujoco_detail::MassCenter(model_.get(), data_.get(), total_mass_);
+    StartSimulation(BoxAction(action));
+  }
+
+  void EndStep(const StepOutput& out) {
+    const mujoco_detail::XY before = before_;
     const auto after = mujoco_detail::MassCenter(model_.get(), data_.get(), total_mass_);
     const double x_velocity = (after.x - before.x) / dt();
     const double y_velocity = (after.y - before.y) / dt();
@@ -283,6 +289,8 @@ class Humanoid : public MujocoEnvBase {
   double reset_noise_scale_;
   mujoco_detail::HumanoidObsParts parts_;
   double total_mass_;
+  // The step in progress (BeginStep to EndStep).
+  mujoco_detail::XY before_{};  // centre of mass
 };
 
 }  // namespace envpool_x

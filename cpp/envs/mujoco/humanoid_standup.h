@@ -92,8 +92,11 @@ class HumanoidStandup : public MujocoEnvBase {
     if (V == 5) WriteV5Positions(out);
   }
 
-  void Step(const void* action, Rng& /*rng*/, const StepOutput& out) {
-    DoSimulation(BoxAction(action));
+  // Stepped in parts (see core/env.h): the physics between BeginStep and
+  // EndStep is StepPart's.
+  void BeginStep(const void* action) { StartSimulation(BoxAction(action)); }
+
+  void EndStep(const StepOutput& out) {
     const double uph_cost = data_->qpos[2] / model_->opt.timestep;
     // float64 sums of squares of data.ctrl and of the whole (nbody, 6) cfrc_ext.
     const double ctrl_cost = ctrl_cost_weight_ * mujoco_detail::SumSquaresF64(data_->ctrl, nu());
@@ -138,6 +141,7 @@ class HumanoidStandup : public MujocoEnvBase {
   mujoco_detail::OpenRange impact_cost_range_;  // a clip range (v5)
   double reset_noise_scale_;
   mujoco_detail::HumanoidObsParts parts_;
+  // The step in progress (BeginStep to EndStep).
 };
 
 }  // namespace envpool_x

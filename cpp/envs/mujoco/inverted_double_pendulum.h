@@ -66,9 +66,12 @@ class InvertedDoublePendulum : public MujocoEnvBase {
     }
   }
 
-  void Step(const void* action, Rng& /*rng*/, const StepOutput& out) {
+  // Stepped in parts (see core/env.h): the physics between BeginStep and
+  // EndStep is StepPart's.
+  void BeginStep(const void* action) { StartSimulation(BoxAction(action)); }
+
+  void EndStep(const StepOutput& out) {
     using mujoco_detail::NumpySquare;
-    DoSimulation(BoxAction(action));
     const double x = data_->site_xpos[0];
     const double y = data_->site_xpos[2];
     WriteObs(out);
@@ -100,6 +103,7 @@ class InvertedDoublePendulum : public MujocoEnvBase {
 
   double healthy_reward_;
   double reset_noise_scale_;
+  // The step in progress (BeginStep to EndStep).
 };
 
 }  // namespace envpool_x

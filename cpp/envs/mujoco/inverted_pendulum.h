@@ -46,8 +46,11 @@ class InvertedPendulum : public MujocoEnvBase {
     if (V == 5) *out.Info<double>(0) = 0.0;
   }
 
-  void Step(const void* action, Rng& /*rng*/, const StepOutput& out) {
-    DoSimulation(BoxAction(action));
+  // Stepped in parts (see core/env.h): the physics between BeginStep and
+  // EndStep is StepPart's.
+  void BeginStep(const void* action) { StartSimulation(BoxAction(action)); }
+
+  void EndStep(const StepOutput& out) {
     const double* obs = WriteObs(out);
     bool finite = true;
     for (int i = 0; i < nq() + nv(); ++i) finite = finite && std::isfinite(obs[i]);
@@ -70,6 +73,7 @@ class InvertedPendulum : public MujocoEnvBase {
   }
 
   double reset_noise_scale_;
+  // The step in progress (BeginStep to EndStep).
 };
 
 }  // namespace envpool_x

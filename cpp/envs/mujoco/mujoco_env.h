@@ -186,7 +186,7 @@ inline double SumSquaresF64(const double* a, int n) {
 }  // namespace mujoco_detail
 
 // The part of gymnasium's MujocoEnv the envs build on. Derived envs call
-// ResetModel/DoSimulation and read model_/data_.
+// ResetWithNoise / StartSimulation in BeginStep, and read model_/data_.
 class MujocoEnvBase {
  public:
   static constexpr bool kCheap = false;
@@ -250,17 +250,11 @@ class MujocoEnvBase {
     SetQposQvel(qpos_buf_.data(), qvel_buf_.data());
   }
 
-  // gymnasium's do_simulation: ctrl = action (no clipping: MuJoCo clamps to
-  // ctrlrange where the model says so), frame_skip mj_steps, then
+  // gymnasium's do_simulation, in parts (envs are stepped in parts: see
+  // core/env.h): StartSimulation sets ctrl = action (no clipping: MuJoCo
+  // clamps to ctrlrange where the model says so); then StepPart, once per
+  // mj_step of frame_skip, until it returns true; the last also runs
   // mj_rnePostConstraint so cfrc_ext / cacc are up to date.
-  void DoSimulation(const float* action) {
-    StartSimulation(action);
-    while (!StepPart()) {
-    }
-  }
-
-  // do_simulation in parts, for envs stepped in parts (see core/env.h):
-  // StartSimulation, then StepPart until it returns true.
   void StartSimulation(const float* action) {
     mujoco_detail::DropDefaultTimer();  // see DefaultTimer
     for (int i = 0; i < model_->nu; ++i) data_->ctrl[i] = action[i];
@@ -268,8 +262,7 @@ class MujocoEnvBase {
   }
 
  public:
-  // One mj_step of the simulation StartSimulation began; true after the last
-  // (which also runs mj_rnePostConstraint).
+  // One mj_step of the simulation StartSimulation began; true after the last.
   bool StepPart() {
     mj_step(model_.get(), data_.get());
     if (--parts_left_ > 0) return false;

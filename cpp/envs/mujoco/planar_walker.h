@@ -80,12 +80,18 @@ class PlanarWalker : public MujocoEnvBase {
     if (V == 5) *out.Info<double>(1) = data_->qpos[1] - init_qpos_[1];
   }
 
-  void Step(const void* action, Rng& /*rng*/, const StepOutput& out) {
-    const float* a = BoxAction(action);
-    const double x_before = data_->qpos[0];
-    DoSimulation(a);
+  // Stepped in parts (see core/env.h): the physics between BeginStep and
+  // EndStep is StepPart's.
+  void BeginStep(const void* action) {
+    action_ = BoxAction(action);
+    x_before_ = data_->qpos[0];
+    StartSimulation(action_);
+  }
+
+  void EndStep(const StepOutput& out) {
+    const float* a = action_;
     const double x_after = data_->qpos[0];
-    const double x_velocity = (x_after - x_before) / dt();
+    const double x_velocity = (x_after - x_before_) / dt();
     const bool healthy = IsHealthy();
     const double forward_reward = forward_reward_weight_ * x_velocity;
     const double healthy_reward =
@@ -140,6 +146,9 @@ class PlanarWalker : public MujocoEnvBase {
   mujoco_detail::OpenRange angle_range_;
   double reset_noise_scale_;
   bool exclude_;
+  // The step in progress (BeginStep to EndStep).
+  const float* action_ = nullptr;
+  double x_before_ = 0.0;
 };
 
 }  // namespace envpool_x

@@ -85,16 +85,23 @@ class Pusher : public MujocoEnvBase {
     for (size_t i = 0; i < InfoNames().size(); ++i) *out.Info<double>(static_cast<int>(i)) = 0.0;
   }
 
-  void Step(const void* action, Rng& /*rng*/, const StepOutput& out) {
-    const float* a = BoxAction(action);
+  // Stepped in parts (see core/env.h): the physics between BeginStep and
+  // EndStep is StepPart's.
+  // v4 rewards the distances before the physics, v5 after.
+  void BeginStep(const void* action) {
+    action_ = BoxAction(action);
+    if (V == 4) Distances();
+    StartSimulation(action_);
+  }
+
+  void EndStep(const StepOutput& out) {
     // numpy: -square(float32 action).sum() stays float32, and so does its
     // product with a Python float.
-    const float ctrl = -mujoco_detail::SumSquaresF32(a, nu());
+    const float ctrl = -mujoco_detail::SumSquaresF32(action_, nu());
     const float weighted_ctrl = ctrl * static_cast<float>(reward_control_weight_);
-    if (V == 5) DoSimulation(a);
-    const double reward_near = -Distance(object_, tips_arm_) * reward_near_weight_;
-    const double reward_dist = -Distance(object_, goal_) * reward_dist_weight_;
-    if (V == 4) DoSimulation(a);
+    if (V == 5) Distances();
+    const double reward_near = reward_near_;
+    const double reward_dist = reward_dist_;
     *out.reward =
         static_cast<float>((reward_dist + static_cast<double>(weighted_ctrl)) + reward_near);
     *out.terminated = false;
@@ -109,6 +116,11 @@ class Pusher : public MujocoEnvBase {
   }
 
  private:
+  void Distances() {
+    reward_near_ = -Distance(object_, tips_arm_) * reward_near_weight_;
+    reward_dist_ = -Distance(object_, goal_) * reward_dist_weight_;
+  }
+
   double Distance(int from, int to) const {
     double vec[3];
     for (int k = 0; k < 3; ++k) vec[k] = data_->xpos[3 * from + k] - data_->xpos[3 * to + k];
@@ -130,6 +142,10 @@ class Pusher : public MujocoEnvBase {
   int tips_arm_;
   int object_;
   int goal_;
+  // The step in progress (BeginStep to EndStep).
+  const float* action_ = nullptr;
+  double reward_near_ = 0.0;
+  double reward_dist_ = 0.0;
 };
 
 }  // namespace envpool_x

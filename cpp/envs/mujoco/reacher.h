@@ -72,18 +72,24 @@ class Reacher : public MujocoEnvBase {
     *out.Info<double>(0) = *out.Info<double>(1) = 0.0;
   }
 
-  void Step(const void* action, Rng& /*rng*/, const StepOutput& out) {
-    const float* a = BoxAction(action);
+  // Stepped in parts (see core/env.h): the physics between BeginStep and
+  // EndStep is StepPart's.
+  // v4 rewards the distance before the physics, v5 after.
+  void BeginStep(const void* action) {
+    action_ = BoxAction(action);
+    if (V == 4) reward_dist_ = -Distance();
+    StartSimulation(action_);
+  }
+
+  void EndStep(const StepOutput& out) {
     // numpy: -square(float32 action).sum() stays float32.
-    const float ctrl = -mujoco_detail::SumSquaresF32(a, nu());
+    const float ctrl = -mujoco_detail::SumSquaresF32(action_, nu());
     double reward_dist;
     float reward_ctrl;
     if (V == 4) {
-      reward_dist = -Distance();  // before the step
+      reward_dist = reward_dist_;
       reward_ctrl = ctrl;
-      DoSimulation(a);
     } else {
-      DoSimulation(a);
       reward_dist = -Distance() * reward_dist_weight_;
       reward_ctrl = ctrl * static_cast<float>(reward_control_weight_);
     }
@@ -125,6 +131,9 @@ class Reacher : public MujocoEnvBase {
   double reward_control_weight_;
   int fingertip_;
   int target_;
+  // The step in progress (BeginStep to EndStep).
+  const float* action_ = nullptr;
+  double reward_dist_ = 0.0;  // v4: before the physics
 };
 
 }  // namespace envpool_x

@@ -65,13 +65,19 @@ class Swimmer : public MujocoEnvBase {
     *out.Info<double>(2) = mujoco_detail::NormF64(data_->qpos, 2);
   }
 
-  void Step(const void* action, Rng& /*rng*/, const StepOutput& out) {
-    const float* a = BoxAction(action);
-    const double x_before = data_->qpos[0];
-    const double y_before = data_->qpos[1];
-    DoSimulation(a);
-    const double x_velocity = (data_->qpos[0] - x_before) / dt();
-    const double y_velocity = (data_->qpos[1] - y_before) / dt();
+  // Stepped in parts (see core/env.h): the physics between BeginStep and
+  // EndStep is StepPart's.
+  void BeginStep(const void* action) {
+    action_ = BoxAction(action);
+    x_before_ = data_->qpos[0];
+    y_before_ = data_->qpos[1];
+    StartSimulation(action_);
+  }
+
+  void EndStep(const StepOutput& out) {
+    const float* a = action_;
+    const double x_velocity = (data_->qpos[0] - x_before_) / dt();
+    const double y_velocity = (data_->qpos[1] - y_before_) / dt();
     const double forward_reward = forward_reward_weight_ * x_velocity;
     const float ctrl_cost =
         static_cast<float>(ctrl_cost_weight_) * mujoco_detail::SumSquaresF32(a, nu());
@@ -99,6 +105,10 @@ class Swimmer : public MujocoEnvBase {
   double ctrl_cost_weight_;
   double reset_noise_scale_;
   bool exclude_;
+  // The step in progress (BeginStep to EndStep).
+  const float* action_ = nullptr;
+  double x_before_ = 0.0;
+  double y_before_ = 0.0;
 };
 
 }  // namespace envpool_x
