@@ -141,7 +141,6 @@ class HumanoidStandup : public MujocoEnvBase {
   mujoco_detail::OpenRange impact_cost_range_;  // a clip range (v5)
   double reset_noise_scale_;
   mujoco_detail::HumanoidObsParts parts_;
-  // The step in progress (BeginStep to EndStep).
 };
 
 }  // namespace envpool_x

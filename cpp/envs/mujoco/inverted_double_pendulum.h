@@ -103,7 +103,6 @@ class InvertedDoublePendulum : public MujocoEnvBase {
 
   double healthy_reward_;
   double reset_noise_scale_;
-  // The step in progress (BeginStep to EndStep).
 };
 
 }  // namespace envpool_x

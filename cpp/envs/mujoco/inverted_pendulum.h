@@ -73,7 +73,6 @@ class InvertedPendulum : public MujocoEnvBase {
   }
 
   double reset_noise_scale_;
-  // The step in progress (BeginStep to EndStep).
 };
 
 }  // namespace envpool_x

@@ -186,7 +186,8 @@ inline double SumSquaresF64(const double* a, int n) {
 }  // namespace mujoco_detail
 
 // The part of gymnasium's MujocoEnv the envs build on. Derived envs call
-// ResetWithNoise / StartSimulation in BeginStep, and read model_/data_.
+// ResetWithNoise in Reset and StartSimulation in BeginStep, and read
+// model_/data_.
 class MujocoEnvBase {
  public:
   static constexpr bool kCheap = false;
