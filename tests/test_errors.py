@@ -99,7 +99,7 @@ def test_wrong_action_length(cartpole):
 
 def test_wrong_action_shape(pendulum):
     with pytest.raises(
-        ValueError, match=r"action has shape \(3,2,\) but 3 envs need shape \(3,1,\)"
+        ValueError, match=r"action has shape \(3, 2\) but 3 envs need shape \(3, 1\)"
     ):
         pendulum.step(np.zeros((3, 2), dtype=np.float32))
     with pytest.raises(ValueError, match="action has shape"):

@@ -185,11 +185,10 @@ void CheckActionShape(const int64_t* shape, int ndim, int64_t n, bool discrete) 
   bool ok = ndim == (discrete ? 1 : 2) && shape[0] == n && (discrete || shape[1] == 1);
   if (!ok && !discrete && ndim == 1 && shape[0] == n) ok = true;  // flat (n,) for a 1-elem box
   if (!ok) {
-    std::string got = "(", want = "(" + std::to_string(n) + ",";
-    for (int d = 0; d < ndim; ++d) got += std::to_string(shape[d]) + ",";
-    if (!discrete) want += "1,";
-    throw ValueError("action has shape " + got + ") but " + std::to_string(n) +
-                     " envs need shape " + want + ")");
+    std::vector<int64_t> got(shape, shape + ndim), want{n};
+    if (!discrete) want.push_back(1);
+    throw ValueError("action has shape " + ShapeString(got) + " but " + std::to_string(n) +
+                     " envs need shape " + ShapeString(want));
   }
 }
 

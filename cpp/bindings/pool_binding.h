@@ -392,11 +392,9 @@ class PyPool {
       ok = true;
     }
     if (!ok) {
-      std::string got = "(", want = "(";
-      for (py::ssize_t d = 0; d < arr.ndim(); ++d) got += std::to_string(arr.shape(d)) + ",";
-      for (int64_t d : expected) want += std::to_string(d) + ",";
-      throw ValueError("action has shape " + got + ") but " + std::to_string(n) +
-                       " envs need shape " + want + ")");
+      std::vector<int64_t> got(arr.shape(), arr.shape() + arr.ndim());
+      throw ValueError("action has shape " + ShapeString(got) + " but " + std::to_string(n) +
+                       " envs need shape " + ShapeString(expected));
     }
     if (a.discrete) {
       if (arr.dtype().is(py::dtype::of<int32_t>()) && (arr.flags() & py::array::c_style)) {

@@ -151,12 +151,6 @@ void ConvertElements(const void* src, ffi::DataType from, void* dst, ffi::DataTy
   }
 }
 
-std::string ShapeString(ffi::AnyBuffer::Dimensions dims) {
-  std::string s = "(";
-  for (int64_t d : dims) s += std::to_string(d) + ",";
-  return s + ")";
-}
-
 }  // namespace
 
 // Friend of PyPool: the GIL-free counterparts of its send / recv.
