@@ -8,7 +8,7 @@ info are compared with atol 1e-6 (in practice they are equal). The reward is
 float32 on our side (EnvPool's dtype): it is compared with gymnasium's float64
 reward rounded to float32, to one float32 ulp.
 
-Measured (2 episodes of up to 1000 random steps per task): observations equal
+Measured (whole episodes, >= 2000 random steps per task): observations equal
 bit for bit and our rewards equal float32(gymnasium's reward) on every step.
 Two known non-bit-exact terms, both far inside the tolerances:
 - info["distance_from_origin"] (Ant, Humanoid) can differ by one float64 ulp
@@ -23,6 +23,7 @@ Two known non-bit-exact terms, both far inside the tolerances:
 from __future__ import annotations
 
 import math
+import os
 from typing import Any
 
 import numpy as np
@@ -94,13 +95,17 @@ def _run_parity(
     task: str,
     kwargs: dict[str, Any] | None = None,
     episodes: int = 2,
-    max_steps: int = 1000,
+    max_steps: int | None = None,
     seed: int = 0,
     action_scale: float = 1.0,
+    min_steps: int = 0,
 ) -> dict[str, Any]:
     """Step ours and gymnasium's side by side with random actions from the
-    same states; return the summed rewards (ours) and last infos, so callers
-    can check what an option changed."""
+    same states, each episode to its end (terminated, or truncated at the
+    time limit) or for `max_steps`, and more episodes until `min_steps` steps
+    were compared; return the summed rewards (ours), the steps, the episodes
+    that ended and the last info, so callers can check what an option
+    changed."""
     kwargs = kwargs or {}
     ours, theirs = _make_pair(task, kwargs)
     rng = np.random.default_rng(seed)
@@ -109,11 +114,13 @@ def _run_parity(
     steps = 0
     ended = 0
     last_info: dict[str, Any] = {}
-    for episode in range(episodes):
+    episode = 0
+    while episode < episodes or steps < min_steps:
         ours.reset()
         theirs.reset(seed=seed * 100 + episode)
         _copy_state(ours, theirs)
-        for t in range(max_steps):
+        t = 0
+        while max_steps is None or t < max_steps:
             a = (rng.uniform(space.low, space.high) * action_scale).astype(np.float32)
             out1 = ours.step(a[None])
             out2 = theirs.step(a)
@@ -121,12 +128,20 @@ def _run_parity(
             total += float(out1[1][0])
             steps += 1
             last_info = out1[4]
+            t += 1
             if out2[2] or out2[3]:
                 ended += 1
                 break
+        episode += 1
     ours.close()
     theirs.close()
-    return {"total": total, "steps": steps, "ended": ended, "info": last_info}
+    return {
+        "total": total,
+        "steps": steps,
+        "episodes": episode,
+        "ended": ended,
+        "info": last_info,
+    }
 
 
 def test_mujoco_tasks_registered() -> None:
@@ -148,7 +163,14 @@ def test_spaces_match_gymnasium(task: str) -> None:
 
 @pytest.mark.parametrize("task", MUJOCO_TASKS)
 def test_parity_with_gymnasium(task: str) -> None:
-    _run_parity(task, episodes=2, max_steps=400)
+    """Whole episodes, at least two and at least 2000 steps in all: every
+    step until gymnasium's env terminates or its TimeLimit truncates (1000
+    steps for most tasks), on the same step here. Tasks whose random-action
+    episodes end early (Hopper, Humanoid, ...) run many episodes, each from
+    gymnasium's reset state."""
+    result = _run_parity(task, episodes=2, min_steps=2000)
+    assert result["steps"] >= 2000
+    assert result["ended"] == result["episodes"] >= 2
 
 
 @pytest.mark.parametrize("task", MUJOCO_TASKS)
@@ -158,22 +180,131 @@ def test_parity_truncation(task: str) -> None:
     assert result["ended"] == 1
 
 
-@pytest.mark.parametrize("task", MUJOCO_TASKS)
-def test_parity_from_unstable_state(task: str) -> None:
-    """A state that blows the simulation up (huge velocities) goes the same way
-    as in gymnasium (MuJoCo's own reset on a bad acceleration, an unhealthy
-    termination, ...) and never takes the process down."""
-    ours, theirs = _make_pair(task, {})
+def _unstable_pair(task: str, **pool_kwargs: Any):
+    """Ours and gymnasium's env in the same state, with velocities (1e12) that
+    MuJoCo rejects on the next mj_step."""
+    ours = envpool_x.make_gymnasium(task, num_envs=1, seed=0, **pool_kwargs)
+    theirs = _gym_make(task)
     ours.reset()
     theirs.reset(seed=0)
     data = theirs.unwrapped.data
-    qvel = np.full_like(data.qvel, 1e12)
-    theirs.unwrapped.set_state(data.qpos.copy(), qvel)
+    theirs.unwrapped.set_state(data.qpos.copy(), np.full_like(data.qvel, 1e12))
     _copy_state(ours, theirs)
+    return ours, theirs
+
+
+@pytest.mark.parametrize("task", MUJOCO_TASKS)
+def test_unstable_simulation_ends_the_episode(task: str) -> None:
+    """A step on which the simulation goes unstable (MuJoCo warns of a bad
+    qvel and resets mjData to the model's initial state mid-step) gives
+    gymnasium's observation, reward, terminated and info, and ends the
+    episode: truncated, where gymnasium carries on from the reset state. The
+    next step starts a new episode from our own reset; the process lives."""
+    import mujoco
+
+    ours, theirs = _unstable_pair(task)
     a = np.zeros(theirs.action_space.shape, dtype=np.float32)
-    for t in range(5):
-        _assert_step_equal(task, t, ours.step(a[None]), theirs.step(a))
+    out, want = ours.step(a[None]), theirs.step(a)
+    assert theirs.unwrapped.data.warning[mujoco.mjtWarning.mjWARN_BADQVEL].number > 0
+    assert not want[3], "gymnasium truncated too: this test no longer shows the difference"
+    np.testing.assert_allclose(out[0][0], want[0], atol=ATOL, rtol=0)
+    assert out[1][0] == np.float32(want[1])
+    assert not want[2] and not out[2][0], "terminated: the task's own end, not the instability"
+    assert out[3][0], "the unstable step did not end the episode"
+    for key, value in want[4].items():
+        np.testing.assert_allclose(out[4][key][0], value, atol=ATOL, rtol=0, err_msg=key)
+    obs, reward, terminated, truncated, info = ours.step(a[None])
+    assert info["elapsed_step"][0] == 0 and reward[0] == 0 and not truncated[0]
+    # A fresh episode from our reset: stable steps are not truncated.
+    for _ in range(3):
+        assert not ours.step(a[None])[3][0]
     ours.close()
+
+
+@pytest.mark.parametrize("batch_size", [8, 4])
+def test_unstable_simulation_ends_only_its_own_episode(batch_size: int) -> None:
+    """Among 8 envs on 2 threads (sync: envs 3 and 7 are stepped in pair
+    chunks; async: batches of 4) only the envs that went unstable truncate."""
+    env = envpool_x.make_gymnasium(
+        "Hopper-v5", num_envs=8, batch_size=batch_size, num_threads=2, seed=0
+    )
+    pool = env._pool
+    env.async_reset()
+    for _ in range(8 // batch_size):
+        env.recv()
+    for i in (3, 7):
+        state = pool.get_state(i)
+        state[6:] = 1e12
+        pool.set_state(i, state)
+    a = np.zeros((8, 3), np.float32)
+    ended = np.zeros(8, bool)
+    if batch_size == 8:
+        _, _, terminated, ended, _ = env.step(a)  # a full sync step: pair chunks
+        assert not terminated.any()
+    else:
+        env.send(a, np.arange(8))
+        for _ in range(2):
+            _, _, terminated, truncated, info = env.recv()
+            assert not terminated.any()
+            ended[info["env_id"]] = truncated
+    np.testing.assert_array_equal(np.flatnonzero(ended), [3, 7])
+    env.close()
+
+
+@pytest.mark.parametrize(
+    ("task", "xml", "ends"),
+    [("HalfCheetah-v5", "half_cheetah.xml", "truncated"), ("Ant-v5", "ant.xml", "terminated")],
+)
+def test_step_to_a_non_finite_state_ends_the_episode(
+    tmp_path, task: str, xml: str, ends: str
+) -> None:
+    """A step that leaves an infinite qpos without any MuJoCo warning (a model
+    whose timestep is 1e300: MuJoCo checks qpos only at the start of the next
+    step) ends the episode: truncated, or terminated where the task's own
+    health check says so (Ant: a non-finite state is unhealthy), never both."""
+    import re
+
+    text = open(os.path.join(mj.gymnasium_assets_dir(), xml)).read()
+    text, n = re.subn(r'timestep="[^"]*"', 'timestep="1e300"', text)
+    assert n == 1
+    model = tmp_path / xml
+    model.write_text(text)
+    env = envpool_x.make_gymnasium(task, num_envs=1, seed=0, xml_file=str(model), frame_skip=1)
+    env.reset()
+    a = np.full((1, *env.single_action_space.shape), 0.5, np.float32)
+    obs, _, terminated, truncated, _ = env.step(a)
+    assert not np.isfinite(obs).all()
+    assert (bool(terminated[0]), bool(truncated[0])) == (ends == "terminated", ends == "truncated")
+    obs, _, _, _, info = env.step(a)
+    assert info["elapsed_step"][0] == 0 and np.isfinite(obs).all()
+    env.close()
+
+
+def test_unstable_simulation_same_step_autoreset() -> None:
+    """With same-step autoreset the unstable step returns the new episode's
+    first observation, and gymnasium's observation of that step as final_obs."""
+    ours, theirs = _unstable_pair("HalfCheetah-v5", autoreset_mode="same_step")
+    a = np.zeros(theirs.action_space.shape, dtype=np.float32)
+    obs, _, _, truncated, info = ours.step(a[None])
+    want = theirs.step(a)
+    assert truncated[0] and info["_final_obs"][0]
+    np.testing.assert_allclose(info["final_obs"][0], want[0], atol=ATOL, rtol=0)
+    assert np.abs(obs[0]).max() < 1.0  # a reset observation, not the blown-up one
+    ours.close()
+
+
+def test_stable_steps_are_never_cut_short() -> None:
+    """Long episodes of every task end only as gymnasium's do: the parity
+    runs above compare truncated on every step; here, 8 HalfCheetah envs run
+    a whole 1000-step episode with full-scale random actions untruncated."""
+    env = envpool_x.make_gymnasium("HalfCheetah-v5", num_envs=8, num_threads=2, seed=4)
+    env.reset()
+    rng = np.random.default_rng(0)
+    for t in range(1000):
+        _, _, terminated, truncated, _ = env.step(rng.uniform(-1, 1, (8, 6)).astype(np.float32))
+        assert not terminated.any()
+        assert truncated.all() == (t == 999) and truncated.any() == (t == 999)
+    env.close()
 
 
 # Reset noise of the v4 envs whose gymnasium class has it as a constant.
@@ -203,30 +334,40 @@ def test_reset_noise_within_scale(task: str) -> None:
     env.close()
 
 
-@pytest.mark.parametrize("task", ["HalfCheetah-v5", "Hopper-v5", "Reacher-v5"])
+@pytest.mark.parametrize("task", MUJOCO_TASKS)
 def test_determinism_across_threads(task: str) -> None:
+    """The same seed gives the same observations, rewards and episode ends
+    with 1, 2 or 4 threads, sync or async (batch 3 of 6); envs whose episodes
+    end within the 60 steps (Hopper, Humanoid, ...) reset on the way."""
+
     def rollout(num_threads: int, batch_size: int) -> np.ndarray:
         env = envpool_x.make_gymnasium(
             task, num_envs=6, batch_size=batch_size, num_threads=num_threads, seed=11
         )
         rng = np.random.default_rng(0)
         shape = (6, *env.single_action_space.shape)
-        out = np.zeros((60, 6, env.single_observation_space.shape[0]))
+        # Per step and env: the observation, then reward, terminated, truncated.
+        out = np.zeros((60, 6, env.single_observation_space.shape[0] + 3))
+
+        def record(t: int, i: int, obs, rew, term, trunc, row: int) -> None:
+            out[t, i] = np.concatenate([obs[row], [rew[row], term[row], trunc[row]]])
+
         if batch_size == 6:
             env.reset()
             for t in range(60):
-                obs, *_ = env.step(rng.uniform(-1, 1, shape).astype(np.float32))
-                out[t] = obs
+                step = env.step(rng.uniform(-1, 1, shape).astype(np.float32))
+                for i in range(6):
+                    record(t, i, *step[:4], row=i)
         else:
             actions = rng.uniform(-1, 1, (60, *shape)).astype(np.float32)
             count = np.zeros(6, dtype=int)
             env.async_reset()
             while count.min() < 61:
-                obs, _, _, _, info = env.recv()
+                *step, info = env.recv()
                 ids = info["env_id"]
                 for row, i in enumerate(ids):
                     if 1 <= count[i] <= 60:
-                        out[count[i] - 1, i] = obs[row]
+                        record(count[i] - 1, i, *step, row=row)
                     count[i] += 1
                 env.send(np.stack([actions[min(count[i] - 1, 59), i] for i in ids]), ids)
         env.close()
@@ -307,6 +448,44 @@ def test_bad_actions_rejected(task: str) -> None:
             env.step(a)
     env.step(np.zeros((2, n), dtype=np.float32))  # still usable
     env.close()
+
+
+LIBRARY_CHECK = """
+import os, sys
+import envpool_x
+# envpool_x's extension is loaded; the mujoco package is not imported yet, so
+# whatever libmujoco is mapped was found through the extension's own run path.
+assert "mujoco" not in sys.modules
+print([line.split()[-1] for line in open("/proc/self/maps") if "libmujoco" in line][0])
+print(envpool_x._core.mujoco_version)
+print(envpool_x.make_spec("HalfCheetah-v5").env_config["xml_file"])
+"""
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/maps"), reason="reads Linux's /proc")
+def test_library_and_models_come_from_the_installed_wheels(tmp_path) -> None:
+    """Without LD_LIBRARY_PATH, the extension maps libmujoco 3.17.0 from the
+    installed mujoco wheel, and the model XMLs are gymnasium's own files."""
+    import importlib.util
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k != "LD_LIBRARY_PATH"}
+    proc = subprocess.run(
+        [sys.executable, "-c", LIBRARY_CHECK],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    library, version, xml = proc.stdout.split()
+    wheel = importlib.util.find_spec("mujoco").submodule_search_locations[0]
+    assert os.path.samefile(library, os.path.join(wheel, f"libmujoco.so.{mj.MUJOCO_VERSION}"))
+    assert version == mj.MUJOCO_VERSION
+    assets = os.path.join(os.path.dirname(gym.__file__), "envs", "mujoco", "assets")
+    assert os.path.samefile(xml, os.path.join(assets, "half_cheetah.xml"))
 
 
 def test_missing_model_file_is_a_clear_error() -> None:
@@ -443,6 +622,7 @@ V5_OPTION_CASES = [
 ]
 
 
+@pytest.mark.filterwarnings("ignore:uph_cost_weight")  # test_ignored_uph_cost_weight_warns
 @pytest.mark.parametrize(("task", "key", "value"), V5_OPTION_CASES)
 def test_v5_option_matches_gymnasium_and_changes_the_env(task: str, key: str, value: Any) -> None:
     context = OPTION_CONTEXT.get((task, key), {})
@@ -481,6 +661,22 @@ def test_every_v5_task_has_option_tests() -> None:
     assert not missing, f"v5 tasks without keyword-option tests: {missing}"
 
 
+# Rendering and model-file keywords, tested elsewhere (or not simulated).
+NOT_SIMULATION_KEYWORDS = {
+    "self",
+    "kwargs",
+    "xml_file",
+    "default_camera_config",
+    "camera_id",
+    "camera_name",
+    "render_mode",
+    "width",
+    "height",
+    "max_geom",
+    "visual_options",
+}
+
+
 @pytest.mark.parametrize("task", V5_TASKS)
 def test_v5_option_set_covers_gymnasium_keywords(task: str) -> None:
     """Every keyword of gymnasium's v5 constructor (except rendering and the
@@ -488,19 +684,7 @@ def test_v5_option_set_covers_gymnasium_keywords(task: str) -> None:
     import inspect
 
     cls = type(_gym_make(task).unwrapped)
-    params = set(inspect.signature(cls.__init__).parameters) - {
-        "self",
-        "kwargs",
-        "xml_file",
-        "default_camera_config",
-        "camera_id",
-        "camera_name",
-        "render_mode",
-        "width",
-        "height",
-        "max_geom",
-        "visual_options",
-    }
+    params = set(inspect.signature(cls.__init__).parameters) - NOT_SIMULATION_KEYWORDS
     config = envpool_x.make_spec(task).config_dict()
     assert params <= set(config), f"{task}: missing keys {sorted(params - set(config))}"
     assert params <= set(V5_OPTIONS[task]), (
@@ -607,6 +791,23 @@ V4_OPTION_CASES = [
 @pytest.mark.parametrize(("task", "kwargs"), V4_OPTION_CASES)
 def test_v4_option_matches_gymnasium(task: str, kwargs: dict[str, Any]) -> None:
     _run_parity(task, kwargs, episodes=1, max_steps=60, seed=5)
+
+
+@pytest.mark.parametrize("task", [t for t in MUJOCO_TASKS if t.endswith("-v4")])
+def test_every_v4_keyword_matches_gymnasium(task: str) -> None:
+    """Every keyword of gymnasium's v4 constructor is a config key here, and
+    with a non-default value (the v5 case's, or use_contact_forces=True) the
+    env steps as gymnasium's with the same value."""
+    import inspect
+
+    cls = type(_gym_make(task).unwrapped)
+    params = set(inspect.signature(cls.__init__).parameters) - NOT_SIMULATION_KEYWORDS
+    config = envpool_x.make_spec(task).config_dict()
+    assert params <= set(config), f"{task}: missing keys {sorted(params - set(config))}"
+    values = {**V5_OPTIONS[task.replace("-v4", "-v5")], "use_contact_forces": True}
+    for key in sorted(params):
+        context = OPTION_CONTEXT.get((task.replace("-v4", "-v5"), key), {})
+        _run_parity(task, {**context, key: values[key]}, episodes=1, max_steps=60, seed=5)
 
 
 def test_ant_main_body_by_id_or_name() -> None:

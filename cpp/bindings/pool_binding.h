@@ -559,11 +559,13 @@ std::pair<double, int64_t> RawLoopSeconds(const Config& cfg, int num_envs, int64
   for (size_t f = 0; f < spec.info.size(); ++f) info[f].resize(spec.info[f].NumBytes());
   float reward = 0;
   bool terminated = false;
+  bool truncated = false;
   StepOutput out;
   for (size_t f = 0; f < obs.size(); ++f) out.obs[f] = obs[f].data();
   for (size_t f = 0; f < info.size(); ++f) out.info[f] = info[f].data();
   out.reward = &reward;
   out.terminated = &terminated;
+  out.truncated = &truncated;
   // Continuous actions: pre-drawn uniform vectors within the bounds (0
   // where unbounded), cycled, so physics envs do real work (an all-zero
   // action leaves a MuJoCo body at rest).
@@ -597,9 +599,10 @@ std::pair<double, int64_t> RawLoopSeconds(const Config& cfg, int num_envs, int64
       const int64_t k = done % kRawLoopActions;
       const void* a = spec.action.discrete ? static_cast<const void*>(&discrete[k])
                                            : static_cast<const void*>(&boxes[k * box_size]);
+      truncated = false;
       StepWhole(envs[i], a, rngs[i], out);
       ++elapsed[i];
-      if (terminated || (max_episode_steps > 0 && elapsed[i] >= max_episode_steps)) {
+      if (terminated || truncated || (max_episode_steps > 0 && elapsed[i] >= max_episode_steps)) {
         reset(i);
         ++episodes;
       }

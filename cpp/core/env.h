@@ -12,7 +12,8 @@
 //   explicit Env(const Config&);
 //   void Reset(Rng&, const StepOutput&);     // writes obs (+ info fields)
 //   void Step(const void* action, Rng&, const StepOutput&);
-//                                            // writes obs, *reward, *terminated
+//                                            // writes obs, *reward, *terminated;
+//                                            // may set *truncated (see StepOutput)
 // An env whose step is many short physics substeps may offer it in parts
 // instead of Step (the pool then lets two threads share the last steps of a
 // sync round; see EnvPool's pair chunks):
@@ -55,6 +56,10 @@ struct StepOutput {
   std::array<uint8_t*, kMaxFields> info;  // in EnvSpec::info order
   float* reward = nullptr;
   bool* terminated = nullptr;
+  // False when a step starts. An env sets it to end the episode early for a
+  // reason outside the task (a MuJoCo simulation gone unstable); the pool
+  // also sets it at max_episode_steps. Null where nobody reads it.
+  bool* truncated = nullptr;
 
   template <typename T>
   T* Obs(int i = 0) const {

@@ -906,6 +906,7 @@ class PoolBase {
     }
     out->reward = reinterpret_cast<float*>(base_[layout_.reward]) + row;
     out->terminated = reinterpret_cast<bool*>(base_[layout_.terminated]) + row;
+    out->truncated = reinterpret_cast<bool*>(base_[layout_.truncated]) + row;
   }
 
   template <typename T>
@@ -1080,6 +1081,7 @@ class PoolBase {
       if (reset) {
         DoReset(pool, id, s, out, truncated, row);
       } else {
+        truncated = false;
         pool.StepEnv(id, actions_.get() + id * action_bytes_, s.rng, out);
         AfterStep(pool, id, s, out, truncated, row);
       }
@@ -1126,6 +1128,7 @@ class PoolBase {
     if (!last) return false;
     OutputAt(row, &out);
     bool& truncated = At<bool>(layout_.truncated, row);
+    truncated = false;
     try {
       pool.EndStep(id, out);
       AfterStep(pool, id, s, out, truncated, row);
@@ -1140,7 +1143,8 @@ class PoolBase {
   void AfterStep(Pool& pool, int32_t id, EnvState& s, StepOutput& out, bool& truncated,
                  size_t row) {
     ++s.elapsed;
-    truncated = opt_.max_episode_steps > 0 && s.elapsed >= opt_.max_episode_steps;
+    // The env may have ended the episode early itself (see StepOutput).
+    truncated = truncated || (opt_.max_episode_steps > 0 && s.elapsed >= opt_.max_episode_steps);
     s.done = *out.terminated || truncated;
     At<int32_t>(layout_.elapsed_step, row) = s.elapsed;
     if (s.done && opt_.autoreset == AutoresetMode::kSameStep) {

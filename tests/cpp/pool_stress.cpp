@@ -213,7 +213,8 @@ static void EnvStress(const Config& cfg, int threads, int batch, int rounds, int
 // Stepped in parts (core/env.h) and expensive, so that sync full steps run
 // pair chunks (EnvPool's RunPairT / StealPartT). Observes [steps since reset,
 // parts of the last step]; env `fault_env_id` throws in the second part of
-// its `throw_at_step`-th step.
+// its `throw_at_step`-th step; odd envs end their episodes themselves
+// (truncated) after `truncate_odd_at` steps.
 class PartedCounter {
  public:
   static constexpr const char* kName = "PartedCounter";
@@ -221,7 +222,9 @@ class PartedCounter {
   static constexpr int kParts = 4;
 
   static Config DefaultConfig() {
-    return Config{{"fault_env_id", int64_t{-1}}, {"throw_at_step", int64_t{-1}}};
+    return Config{{"fault_env_id", int64_t{-1}},
+                  {"throw_at_step", int64_t{-1}},
+                  {"truncate_odd_at", int64_t{-1}}};
   }
   static EnvSpec Spec(const Config&) {
     EnvSpec s;
@@ -231,7 +234,9 @@ class PartedCounter {
     return s;
   }
   explicit PartedCounter(const Config& c)
-      : fault_env_(c.Int("fault_env_id")), throw_at_(c.Int("throw_at_step")) {}
+      : fault_env_(c.Int("fault_env_id")),
+        throw_at_(c.Int("throw_at_step")),
+        truncate_at_(c.Int("truncate_odd_at")) {}
   void SetEnvId(int id) { env_id_ = id; }
 
   void Reset(Rng&, const StepOutput& out) {
@@ -258,6 +263,7 @@ class PartedCounter {
     out.Obs<float>()[1] = static_cast<float>(parts_);
     *out.reward = static_cast<float>(action_);
     *out.terminated = false;
+    if (out.truncated && env_id_ % 2 == 1 && steps_ == truncate_at_) *out.truncated = true;
   }
   std::vector<double> GetState() const { return {static_cast<double>(steps_)}; }
   void SetState(const std::vector<double>& s) { steps_ = static_cast<int64_t>(s.at(0)); }
@@ -265,6 +271,7 @@ class PartedCounter {
  private:
   int64_t fault_env_;
   int64_t throw_at_;
+  int64_t truncate_at_;
   int env_id_ = -1;
   int64_t steps_ = 0;
   int parts_ = 0;
@@ -279,6 +286,7 @@ class PartedCounter {
 template <typename Env>
 static int64_t PairStress(const Config& cfg, int rounds, bool check, bool faults = false) {
   int64_t steals = 0;
+  const int64_t truncate_at = check ? cfg.Int("truncate_odd_at") : -1;
   for (int threads : {1, 2, 3}) {
     for (AutoresetMode mode : {AutoresetMode::kNextStep, AutoresetMode::kSameStep}) {
       PoolOptions opt = Options(8, 0, threads, 0);
@@ -306,12 +314,23 @@ static int64_t PairStress(const Config& cfg, int rounds, bool check, bool faults
         const FieldLayout& L = pool.layout();
         const int32_t* ids = reinterpret_cast<const int32_t*>(b.data[L.env_id]);
         const int32_t* elapsed = reinterpret_cast<const int32_t*>(b.data[L.elapsed_step]);
+        const bool* truncated = reinterpret_cast<const bool*>(b.data[L.truncated]);
         for (int k = 0; k < 8; ++k) {
           CHECK(ids[k] == k);
           if (!check) continue;
           const float* obs = reinterpret_cast<const float*>(b.data[0]) + 2 * k;
           CHECK(obs[0] == static_cast<float>(elapsed[k]));
           CHECK(elapsed[k] == 0 || obs[1] == static_cast<float>(PartedCounter::kParts));
+          // Episodes end at the time limit (7), odd envs' also where they
+          // truncate themselves; same_step rows show the next episode's start.
+          const bool self_ends = k % 2 == 1 && truncate_at > 0;
+          if (mode == AutoresetMode::kNextStep) {
+            CHECK(truncated[k] == (elapsed[k] == 7 || (self_ends && elapsed[k] == truncate_at)));
+            CHECK(!self_ends || elapsed[k] <= truncate_at);
+          } else {
+            CHECK(!truncated[k] || elapsed[k] == 0);
+            CHECK(!self_ends || elapsed[k] < truncate_at);
+          }
         }
       }
       CHECK(faults ? errors > 0 : errors == 0);
@@ -453,7 +472,9 @@ int main() {
   }
   Report("sync, async and faults");
   {
-    const int64_t steals = PairStress<PartedCounter>(PartedCounter::DefaultConfig(), 300, true);
+    Config self_ending = PartedCounter::DefaultConfig();
+    self_ending.Set("truncate_odd_at", int64_t{3});  // envs 3 and 7 are in pairs
+    const int64_t steals = PairStress<PartedCounter>(self_ending, 300, true);
     Config fault = PartedCounter::DefaultConfig();
     fault.Set("fault_env_id", int64_t{7});  // the last env: always in a pair
     fault.Set("throw_at_step", int64_t{3});

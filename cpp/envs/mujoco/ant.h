@@ -188,6 +188,7 @@ class Ant : public MujocoEnvBase {
       *info[7] = -contact_cost;
       *info[8] = healthy_reward;
     }
+    EndEpisodeIfUnstable(out);
   }
 
  private:

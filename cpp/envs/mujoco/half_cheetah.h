@@ -77,6 +77,7 @@ class HalfCheetah : public MujocoEnvBase {
     *out.Info<double>(1) = x_velocity;
     *out.Info<double>(2) = forward_reward;
     *out.Info<double>(3) = -static_cast<double>(ctrl_cost);
+    EndEpisodeIfUnstable(out);
   }
 
  private:

@@ -256,6 +256,7 @@ class Humanoid : public MujocoEnvBase {
       *info(9) = -ctrl_cost;
       *info(10) = -contact_cost;
     }
+    EndEpisodeIfUnstable(out);
   }
 
  private:

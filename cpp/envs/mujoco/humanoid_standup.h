@@ -117,6 +117,7 @@ class HumanoidStandup : public MujocoEnvBase {
     *out.Info<double>(at) = uph_cost;
     *out.Info<double>(at + 1) = -ctrl_cost;
     *out.Info<double>(at + 2) = -impact_cost;
+    EndEpisodeIfUnstable(out);
   }
 
  private:

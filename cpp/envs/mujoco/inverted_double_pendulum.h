@@ -88,6 +88,7 @@ class InvertedDoublePendulum : public MujocoEnvBase {
       *out.Info<double>(1) = -dist_penalty;
       *out.Info<double>(2) = -vel_penalty;
     }
+    EndEpisodeIfUnstable(out);
   }
 
  private:

@@ -62,6 +62,7 @@ class InvertedPendulum : public MujocoEnvBase {
       *out.reward = terminated ? 0.0f : 1.0f;
       *out.Info<double>(0) = *out.reward;
     }
+    EndEpisodeIfUnstable(out);
   }
 
  private:

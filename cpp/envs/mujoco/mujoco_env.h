@@ -186,8 +186,8 @@ inline double SumSquaresF64(const double* a, int n) {
 }  // namespace mujoco_detail
 
 // The part of gymnasium's MujocoEnv the envs build on. Derived envs call
-// ResetWithNoise in Reset and StartSimulation in BeginStep, and read
-// model_/data_.
+// ResetWithNoise in Reset, StartSimulation in BeginStep and
+// EndEpisodeIfUnstable at the end of EndStep, and read model_/data_.
 class MujocoEnvBase {
  public:
   static constexpr bool kCheap = false;
@@ -258,6 +258,8 @@ class MujocoEnvBase {
   // mj_rnePostConstraint so cfrc_ext / cacc are up to date.
   void StartSimulation(const float* action) {
     mujoco_detail::DropDefaultTimer();  // see DefaultTimer
+    // Count this step's instability warnings only (see EndEpisodeIfUnstable).
+    for (int w : kInstabilityWarnings) data_->warning[w].number = 0;
     for (int i = 0; i < model_->nu; ++i) data_->ctrl[i] = action[i];
     parts_left_ = frame_skip_;
   }
@@ -284,11 +286,30 @@ class MujocoEnvBase {
     return true;
   }
 
+  // Where gymnasium carries on, we end the episode (truncated) after a step
+  // in which the simulation went unstable: MuJoCo found a NaN, inf or huge
+  // value in qpos, qvel or qacc (it warns, then resets mjData to the model's
+  // initial state in the middle of the step), or the step left a non-finite
+  // qpos/qvel that MuJoCo would catch on the next one. The step's observation
+  // and reward are still gymnasium's; what follows would be a teleported
+  // episode, so an agent should not learn from it. An episode that the task
+  // already terminates (Ant's non-finite state) stays terminated only.
+  // Derived envs call this at the end of EndStep.
+  void EndEpisodeIfUnstable(const StepOutput& out) const {
+    if (out.truncated == nullptr || *out.terminated) return;
+    bool unstable = !StateIsFinite();
+    for (int w : kInstabilityWarnings) unstable = unstable || data_->warning[w].number > 0;
+    if (unstable) *out.truncated = true;
+  }
+
   int BodyId(const char* name) const {
     const int id = mj_name2id(model_.get(), mjOBJ_BODY, name);
     if (id < 0) throw ValueError(std::string("MuJoCo model has no body '") + name + "'");
     return id;
   }
+
+  // MuJoCo's warnings for a diverged simulation (it resets mjData on them).
+  static constexpr int kInstabilityWarnings[] = {mjWARN_BADQPOS, mjWARN_BADQVEL, mjWARN_BADQACC};
 
   std::shared_ptr<const mjModel> model_;
   std::unique_ptr<mjData, mujoco_detail::DataDeleter> data_;

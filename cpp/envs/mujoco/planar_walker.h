@@ -113,6 +113,7 @@ class PlanarWalker : public MujocoEnvBase {
       *out.Info<double>(4) = -static_cast<double>(ctrl_cost);
       *out.Info<double>(5) = healthy_reward;
     }
+    EndEpisodeIfUnstable(out);
   }
 
  private:

@@ -113,6 +113,7 @@ class Pusher : public MujocoEnvBase {
       *out.Info<double>(1) = weighted_ctrl;
       *out.Info<double>(2) = reward_near;
     }
+    EndEpisodeIfUnstable(out);
   }
 
  private:

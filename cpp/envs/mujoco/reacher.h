@@ -98,6 +98,7 @@ class Reacher : public MujocoEnvBase {
     WriteObs(out);
     *out.Info<double>(0) = reward_dist;
     *out.Info<double>(1) = reward_ctrl;
+    EndEpisodeIfUnstable(out);
   }
 
  private:

@@ -92,6 +92,7 @@ class Swimmer : public MujocoEnvBase {
     *out.Info<double>(5) = forward_reward;
     *out.Info<double>(6) = -static_cast<double>(ctrl_cost);
     if (V == 4) *out.Info<double>(7) = forward_reward;
+    EndEpisodeIfUnstable(out);
   }
 
  private:
