@@ -439,12 +439,14 @@ def test_bad_actions_rejected(task: str) -> None:
     env = envpool_x.make_gymnasium(task, num_envs=2)
     env.reset()
     n = env.single_action_space.shape[0]
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=rf"shape \(2, {n + 1}\) but 2 envs need shape \(2, {n}\)"):
         env.step(np.zeros((2, n + 1), dtype=np.float32))
-    for bad in (math.nan, math.inf):
+    for bad in (math.nan, math.inf, -math.inf):
         a = np.zeros((2, n), dtype=np.float32)
-        a[1, 0] = bad
-        with pytest.raises(ValueError):
+        a[1, n - 1] = bad
+        with pytest.raises(
+            ValueError, match=rf"env 1 is not finite \(NaN or inf\) at index {n - 1}"
+        ):
             env.step(a)
     env.step(np.zeros((2, n), dtype=np.float32))  # still usable
     env.close()
