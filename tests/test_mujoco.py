@@ -827,8 +827,9 @@ def test_ant_main_body_by_id_or_name() -> None:
 def test_ignored_uph_cost_weight_warns() -> None:
     """gymnasium ignores HumanoidStandup-v5's uph_cost_weight; so do we, but
     not silently."""
-    with pytest.warns(UserWarning, match="uph_cost_weight"):
+    with pytest.warns(UserWarning, match="uph_cost_weight") as caught:
         envpool_x.make_spec("HumanoidStandup-v5", uph_cost_weight=2.0)
+    assert caught[0].filename == __file__, "the warning should point at the caller's line"
 
 
 PYTHON_WARNING_CALLBACK = """

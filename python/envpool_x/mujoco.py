@@ -12,6 +12,8 @@ import functools
 import importlib.util
 import numbers
 import os
+import sys
+import types
 import warnings
 from typing import Any
 
@@ -124,8 +126,21 @@ def resolve_config(config: dict[str, Any]) -> None:
             f"uph_cost_weight={weight} has no effect: gymnasium 1.4.0's HumanoidStandup-v5 "
             "ignores it and envpool_x follows gymnasium",
             UserWarning,
-            stacklevel=2,
+            stacklevel=_caller_stacklevel(),
         )
+
+
+def _caller_stacklevel() -> int:
+    """The ``stacklevel`` that points a warning raised in this module's
+    caller chain at the first frame outside envpool_x (the user's
+    ``make_gymnasium(...)`` line, however deep the package's calls go)."""
+    package = os.path.dirname(os.path.abspath(__file__))
+    level = 1
+    frame: types.FrameType | None = sys._getframe(1)  # the function that warns
+    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(package):
+        frame = frame.f_back
+        level += 1
+    return level
 
 
 def register_mujoco_tasks() -> None:
