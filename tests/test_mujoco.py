@@ -411,21 +411,21 @@ def test_parity_of_sync_steps_shared_between_threads(task: str) -> None:
 
 
 def _sync_rollout(chunk_size: int, steps: int) -> tuple[np.ndarray, int]:
-    """HalfCheetah-v5, 8 envs, 2 threads: (observations, split_steals)."""
+    """HalfCheetah-v5, 8 envs, 2 threads: (observations, pair_steals)."""
     spec = make_spec("HalfCheetah-v5", num_envs=8, num_threads=2, seed=5)
     pool = create_pool(spec, chunk_size=chunk_size)
     rng = np.random.default_rng(2)
     out = [pool.reset(None, None)[0]]
     for _ in range(steps):
         out.append(pool.step(rng.uniform(-1, 1, (8, 6)).astype(np.float32), None)[0])
-    steals = pool.split_steals
+    steals = pool.pair_steals
     pool.close()
     return np.stack(out), steals
 
 
 def test_idle_thread_takes_over_half_stepped_envs_without_changing_results() -> None:
     """A thread out of work finishes an env another thread has half stepped
-    (counted in split_steals); with whole-env chunks (chunk_size=2) no thread
+    (counted in pair_steals); with whole-env chunks (chunk_size=2) no thread
     does. Both give the same trajectories."""
     shared, steals = _sync_rollout(chunk_size=0, steps=300)
     whole, whole_steals = _sync_rollout(chunk_size=2, steps=300)

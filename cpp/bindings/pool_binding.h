@@ -550,7 +550,7 @@ std::pair<double, int64_t> RawLoopSeconds(const Config& cfg, int num_envs, int64
   std::vector<Rng> rngs;
   std::vector<std::vector<uint8_t>> obs(spec.obs.size());
   for (int i = 0; i < num_envs; ++i) {
-    envs.emplace_back(cfg);
+    envs.emplace_back(cfg, spec);
     rngs.emplace_back(DeriveEnvSeed(seed, i));
     ApplyMaxEpisodeSteps(envs.back(), max_episode_steps);
   }
@@ -561,8 +561,8 @@ std::pair<double, int64_t> RawLoopSeconds(const Config& cfg, int num_envs, int64
   bool terminated = false;
   bool truncated = false;
   StepOutput out;
-  for (size_t f = 0; f < obs.size(); ++f) out.obs[f] = obs[f].data();
-  for (size_t f = 0; f < info.size(); ++f) out.info[f] = info[f].data();
+  for (size_t f = 0; f < obs.size(); ++f) out.slots[f] = obs[f].data();
+  for (size_t f = 0; f < info.size(); ++f) out.slots[StepOutput::kInfoSlot + f] = info[f].data();
   out.reward = &reward;
   out.terminated = &terminated;
   out.truncated = &truncated;

@@ -9,8 +9,11 @@
 //                                            // waiting in recv()
 //   static Config DefaultConfig();           // its own keys with defaults
 //   static EnvSpec Spec(const Config&);      // fields and action for a config
-//   explicit Env(const Config&);
-//   void Reset(Rng&, const StepOutput&);     // writes obs (+ info fields)
+//   Env(const Config&, const EnvSpec&);      // the spec is Spec(config), built
+//                                            // once per pool: resolve the output
+//                                            // fields by name here (step_output.h)
+//   void Reset(Rng&, const StepOutput&);     // writes obs (+ info fields) through
+//                                            // the fields it resolved
 //   void Step(const void* action, Rng&, const StepOutput&);
 //                                            // writes obs, *reward, *terminated;
 //                                            // may set *truncated (see StepOutput)
@@ -32,10 +35,9 @@
 
 #include "core/random.h"
 #include "core/spec.h"
+#include "core/step_output.h"
 
 namespace envpool_x {
-
-constexpr int kMaxFields = 16;
 
 // Env::kMayStall when the env declares it, else false (detected the C++17
 // way: the CUDA sources include this header too).
@@ -48,28 +50,6 @@ template <typename Env>
 constexpr bool MayStall() {
   return MayStallOf<Env>::value;
 }
-
-// Where one env writes its result: this env's row of every output field.
-struct StepOutput {
-  // Left uninitialised on purpose: the pool fills the entries the env has.
-  std::array<uint8_t*, kMaxFields> obs;   // in EnvSpec::obs order
-  std::array<uint8_t*, kMaxFields> info;  // in EnvSpec::info order
-  float* reward = nullptr;
-  bool* terminated = nullptr;
-  // False when a step starts. An env sets it to end the episode early for a
-  // reason outside the task (a MuJoCo simulation gone unstable); the pool
-  // also sets it at max_episode_steps. Null where nobody reads it.
-  bool* truncated = nullptr;
-
-  template <typename T>
-  T* Obs(int i = 0) const {
-    return reinterpret_cast<T*>(obs[i]);
-  }
-  template <typename T>
-  T* Info(int i) const {
-    return reinterpret_cast<T*>(info[i]);
-  }
-};
 
 // Env::BeginStep / StepPart / EndStep exist (see above).
 template <typename Env, typename = void>
@@ -99,6 +79,38 @@ void StepWhole(Env& env, const void* action, Rng& rng, const StepOutput& out) {
     env.EndStep(out);
   } else {
     env.Step(action, rng, out);
+  }
+}
+
+// The optional env hooks, shared by the pool and the raw benchmark loop so
+// both treat an env alike (detected the C++17 way, as above). Envs whose
+// episodes may span several resets (Atari's episodic_life) count the time
+// limit themselves.
+template <typename Env, typename = void>
+struct HasSetMaxEpisodeSteps : std::false_type {};
+template <typename Env>
+struct HasSetMaxEpisodeSteps<Env,
+                             std::void_t<decltype(std::declval<Env&>().SetMaxEpisodeSteps(0))>>
+    : std::true_type {};
+template <typename Env>
+void ApplyMaxEpisodeSteps(Env& env, int max_episode_steps) {
+  if constexpr (HasSetMaxEpisodeSteps<Env>::value) env.SetMaxEpisodeSteps(max_episode_steps);
+}
+
+// elapsed_step after a reset: 0, unless the env continues an episode (Atari
+// with episodic_life after a lost life keeps counting the game).
+template <typename Env, typename = void>
+struct HasElapsedAfterReset : std::false_type {};
+template <typename Env>
+struct HasElapsedAfterReset<Env,
+                            std::void_t<decltype(std::declval<const Env&>().ElapsedAfterReset())>>
+    : std::true_type {};
+template <typename Env>
+int32_t ElapsedAfterResetOf(const Env& env) {
+  if constexpr (HasElapsedAfterReset<Env>::value) {
+    return env.ElapsedAfterReset();
+  } else {
+    return 0;
   }
 }
 

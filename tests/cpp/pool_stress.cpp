@@ -13,7 +13,7 @@
 #include <thread>
 #include <vector>
 
-#include "core/action_queue.h"
+#include "core/ring_queue.h"
 #include "core/env_pool.h"
 #include "envs/classic_control/acrobot.h"
 #include "envs/classic_control/cartpole.h"
@@ -233,15 +233,16 @@ class PartedCounter {
     s.action.n = 2;
     return s;
   }
-  explicit PartedCounter(const Config& c)
-      : fault_env_(c.Int("fault_env_id")),
+  PartedCounter(const Config& c, const EnvSpec& spec)
+      : obs_(ObsField<float>(spec, "obs")),
+        fault_env_(c.Int("fault_env_id")),
         throw_at_(c.Int("throw_at_step")),
         truncate_at_(c.Int("truncate_odd_at")) {}
   void SetEnvId(int id) { env_id_ = id; }
 
   void Reset(Rng&, const StepOutput& out) {
     steps_ = 0;
-    out.Obs<float>()[0] = out.Obs<float>()[1] = 0.0f;
+    out[obs_][0] = out[obs_][1] = 0.0f;
   }
   void BeginStep(const void* action) {
     ++steps_;
@@ -259,8 +260,8 @@ class PartedCounter {
     return parts_ == kParts;
   }
   void EndStep(const StepOutput& out) {
-    out.Obs<float>()[0] = static_cast<float>(steps_);
-    out.Obs<float>()[1] = static_cast<float>(parts_);
+    out[obs_][0] = static_cast<float>(steps_);
+    out[obs_][1] = static_cast<float>(parts_);
     *out.reward = static_cast<float>(action_);
     *out.terminated = false;
     if (out.truncated && env_id_ % 2 == 1 && steps_ == truncate_at_) *out.truncated = true;
@@ -269,6 +270,7 @@ class PartedCounter {
   void SetState(const std::vector<double>& s) { steps_ = static_cast<int64_t>(s.at(0)); }
 
  private:
+  OutputField<float> obs_;
   int64_t fault_env_;
   int64_t throw_at_;
   int64_t truncate_at_;
@@ -334,7 +336,7 @@ static int64_t PairStress(const Config& cfg, int rounds, bool check, bool faults
         }
       }
       CHECK(faults ? errors > 0 : errors == 0);
-      steals += pool.split_steals();
+      steals += pool.pair_steals();
       pool.Close();
     }
   }
@@ -445,6 +447,43 @@ static void FaultStress(int threads) {
   CHECK(errors >= 5);  // episodes of 7 steps, the fault at step 3 of each
 }
 
+// Output fields resolve by name with their dtype checked; a missing name or
+// a wrong type is the env's bug, caught when the env is built.
+static void OutputFieldChecks() {
+  EnvSpec spec;
+  spec.obs.push_back(ArraySpec{"obs", DType::kFloat32, {3}, {}, {}});
+  spec.info.push_back(ArraySpec{"lives", DType::kInt32, {}, {}, {}});
+  spec.info.push_back(ArraySpec{"ram", DType::kUInt8, {4}, {}, {}});
+  auto throws = [](auto f, const std::string& part) {
+    try {
+      f();
+    } catch (const std::logic_error& e) {
+      return std::string(e.what()).find(part) != std::string::npos;
+    }
+    return false;
+  };
+  const OutputField<float> obs = ObsField<float>(spec, "obs");
+  const OutputField<uint8_t> ram = InfoField<uint8_t>(spec, "ram");
+  CHECK(obs.bound() && obs.slot() == 0);
+  CHECK(ram.slot() == StepOutput::kInfoSlot + 1);
+  CHECK(!OptionalInfoField<float>(spec, "discount").bound());
+  CHECK(throws([&] { ObsField<double>(spec, "obs"); }, "declared float32"));
+  CHECK(throws([&] { InfoField<int64_t>(spec, "lives"); }, "written as int64"));
+  CHECK(throws([&] { InfoField<float>(spec, "discount"); }, "no info field 'discount'"));
+  CHECK(throws([&] { ObsField<float>(spec, "lives"); }, "no observation field 'lives'"));
+  float row[3] = {0, 0, 0};
+  uint8_t bytes[4] = {0, 0, 0, 0};
+  StepOutput out;
+  out.slots[obs.slot()] = reinterpret_cast<uint8_t*>(row);
+  out.slots[ram.slot()] = bytes;
+  out[obs][2] = 1.5f;
+  out[ram][3] = 7;
+  CHECK(row[2] == 1.5f && bytes[3] == 7);
+#ifdef ENVPOOL_X_CHECKED
+  CHECK(throws([&] { out[OutputField<float>()][0] = 1.0f; }, "unbound"));
+#endif
+}
+
 int main() {
   Report("start");
   QueueStress();
@@ -471,6 +510,8 @@ int main() {
     CHECK(sched_setaffinity(0, sizeof(all), &all) == 0);
   }
   Report("sync, async and faults");
+  OutputFieldChecks();
+  Report("output fields");
   {
     Config self_ending = PartedCounter::DefaultConfig();
     self_ending.Set("truncate_odd_at", int64_t{3});  // envs 3 and 7 are in pairs

@@ -113,20 +113,20 @@ class CartPole {
     return spec;
   }
 
-  explicit CartPole(const Config& config) {
+  CartPole(const Config& config, const EnvSpec& spec) : obs_(ObsField<float>(spec, "obs")) {
     params_ = config.Bool("sutton_barto_reward") ? &kSuttonBartoParams : &kParams;
   }
 
   void Reset(Rng& rng, const StepOutput& out) {
     CartPoleResetState(rng, state_);
-    CartPoleObservation(state_, out.Obs<float>());
+    CartPoleObservation(state_, out[obs_]);
   }
 
   void Step(const void* action, Rng& /*rng*/, const StepOutput& out) {
     double reward = 0.0;
     CartPoleDynamics(state_, DiscreteAction(action), *params_, out.terminated, &reward);
     *out.reward = static_cast<float>(reward);
-    CartPoleObservation(state_, out.Obs<float>());
+    CartPoleObservation(state_, out[obs_]);
   }
 
   std::vector<double> GetState() const {
@@ -151,6 +151,7 @@ class CartPole {
     p.sutton_barto_reward = true;
     return p;
   }();
+  OutputField<float> obs_;
   const CartPoleParams<double>* params_ = &kParams;
   CartPoleState<double> state_{0.0, 0.0, 0.0, 0.0};
 };

@@ -1,0 +1,167 @@
+// The output arrays of a pool: which fields there are (FieldLayout), the
+// buffers that hold them (one block of rows, or several in first-finished
+// mode), and the rows one env writes (StepOutput, the same_step final rows).
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/pool_options.h"
+#include "core/spec.h"
+#include "core/step_output.h"
+
+namespace envpool_x {
+
+// Roles of the output fields, in the order OutputRows lays them out.
+struct FieldLayout {
+  int num_obs = 0;
+  int reward = 0, terminated = 0, truncated = 0, env_id = 0, elapsed_step = 0;
+  int first_info = 0, num_info = 0;
+  // same_step only (else -1): final copies of obs and of the info fields
+  // (env_id, elapsed_step, extras), and the mask.
+  int first_final_obs = -1, first_final_info = -1, final_mask = -1;
+};
+
+// A finished batch: `count` consecutive rows starting at `data[field]`.
+struct Batch {
+  std::vector<const uint8_t*> data;
+  int count = 0;
+};
+
+class OutputRows {
+ public:
+  // `num_blocks` blocks of `block_cap` rows of every field.
+  OutputRows(const EnvSpec& spec, AutoresetMode autoreset, int block_cap, int num_blocks)
+      : block_cap_(block_cap), num_blocks_(num_blocks) {
+    BuildLayout(spec, autoreset);
+    for (const ArraySpec& f : fields_) {
+      buffers_.emplace_back(new uint8_t[f.NumBytes() * block_cap_ * num_blocks_]());
+      base_.push_back(buffers_.back().get());
+      row_bytes_.push_back(f.NumBytes());
+    }
+  }
+
+  const std::vector<ArraySpec>& fields() const { return fields_; }
+  const FieldLayout& layout() const { return layout_; }
+  int block_cap() const { return block_cap_; }
+  int num_blocks() const { return num_blocks_; }
+
+  // Row 0 of `block` of field f in the pool's own buffers.
+  const uint8_t* BlockStart(size_t f, int block) const {
+    return buffers_[f].get() + static_cast<size_t>(block) * block_cap_ * row_bytes_[f];
+  }
+  // Where rows are being written now (the pool's buffers or a round's arrays).
+  const uint8_t* Current(size_t f) const { return base_[f]; }
+
+  // Rows go to `bases` (one array per field) until RestoreOwnBuffers.
+  void RedirectTo(const std::vector<uint8_t*>& bases) { base_ = bases; }
+  void RestoreOwnBuffers() {
+    for (size_t f = 0; f < fields_.size(); ++f) base_[f] = buffers_[f].get();
+  }
+
+  // This env's row of every field the env writes (only those: the arrays
+  // are not cleared, so the per-env cost stays a handful of adds).
+  void Fill(size_t row, StepOutput* out) const {
+    for (int i = 0; i < layout_.num_obs; ++i) out->slots[i] = base_[i] + row * row_bytes_[i];
+    const int num_extra = layout_.num_info - 2;  // after env_id and elapsed_step
+    for (int i = 0; i < num_extra; ++i) {
+      const int f = layout_.first_info + 2 + i;
+      out->slots[StepOutput::kInfoSlot + i] = base_[f] + row * row_bytes_[f];
+    }
+    out->reward = reinterpret_cast<float*>(base_[layout_.reward]) + row;
+    out->terminated = reinterpret_cast<bool*>(base_[layout_.terminated]) + row;
+    out->truncated = reinterpret_cast<bool*>(base_[layout_.truncated]) + row;
+  }
+
+  template <typename T>
+  T& At(int field, size_t row) const {
+    return reinterpret_cast<T*>(base_[field])[row];
+  }
+
+  bool has_final() const { return layout_.final_mask >= 0; }
+
+  // same_step mode: an env that did not end this step has zero final rows
+  // (the buffers are reused, so they would otherwise hold stale values).
+  void ClearFinal(size_t row) const {
+    for (int i = 0; i < layout_.num_obs; ++i) {
+      const size_t nb = row_bytes_[i];
+      std::memset(base_[layout_.first_final_obs + i] + row * nb, 0, nb);
+    }
+    for (int i = 0; i < layout_.num_info; ++i) {
+      const size_t nb = row_bytes_[layout_.first_info + i];
+      std::memset(base_[layout_.first_final_info + i] + row * nb, 0, nb);
+    }
+    At<bool>(layout_.final_mask, row) = false;
+  }
+
+  // same_step mode: keeps the row of an env that ended its episode before
+  // the reset overwrites it.
+  void CopyFinal(size_t row) const {
+    for (int i = 0; i < layout_.num_obs; ++i) {
+      const size_t nb = row_bytes_[i];
+      std::memcpy(base_[layout_.first_final_obs + i] + row * nb, base_[i] + row * nb, nb);
+    }
+    for (int i = 0; i < layout_.num_info; ++i) {
+      const int f = layout_.first_info + i;
+      const size_t nb = row_bytes_[f];
+      std::memcpy(base_[layout_.first_final_info + i] + row * nb, base_[f] + row * nb, nb);
+    }
+    At<bool>(layout_.final_mask, row) = true;
+  }
+
+ private:
+  void BuildLayout(const EnvSpec& spec, AutoresetMode autoreset) {
+    auto scalar = [](const std::string& name, DType d) {
+      ArraySpec s;
+      s.name = name;
+      s.dtype = d;
+      return s;
+    };
+    for (const ArraySpec& o : spec.obs) fields_.push_back(o);
+    layout_.num_obs = static_cast<int>(spec.obs.size());
+    layout_.reward = static_cast<int>(fields_.size());
+    fields_.push_back(scalar("reward", DType::kFloat32));
+    layout_.terminated = static_cast<int>(fields_.size());
+    fields_.push_back(scalar("terminated", DType::kBool));
+    layout_.truncated = static_cast<int>(fields_.size());
+    fields_.push_back(scalar("truncated", DType::kBool));
+    layout_.first_info = static_cast<int>(fields_.size());
+    layout_.env_id = layout_.first_info;
+    fields_.push_back(scalar("env_id", DType::kInt32));
+    layout_.elapsed_step = layout_.first_info + 1;
+    fields_.push_back(scalar("elapsed_step", DType::kInt32));
+    for (const ArraySpec& i : spec.info) fields_.push_back(i);
+    layout_.num_info = static_cast<int>(fields_.size()) - layout_.first_info;
+    if (autoreset == AutoresetMode::kSameStep) {
+      layout_.first_final_obs = static_cast<int>(fields_.size());
+      for (int i = 0; i < layout_.num_obs; ++i) {
+        ArraySpec f = fields_[i];
+        f.name = "final_obs/" + f.name;
+        fields_.push_back(f);
+      }
+      layout_.first_final_info = static_cast<int>(fields_.size());
+      for (int i = 0; i < layout_.num_info; ++i) {
+        ArraySpec f = fields_[layout_.first_info + i];
+        f.name = "final_info/" + f.name;
+        fields_.push_back(f);
+      }
+      layout_.final_mask = static_cast<int>(fields_.size());
+      fields_.push_back(scalar("_final_obs", DType::kBool));
+    }
+  }
+
+  int block_cap_;
+  int num_blocks_;
+  FieldLayout layout_;
+  std::vector<ArraySpec> fields_;
+  std::vector<std::unique_ptr<uint8_t[]>> buffers_;
+  // Where workers write field f: buffers_[f], or a round's own arrays (see
+  // RedirectTo). Workers must only ever write through base_.
+  std::vector<uint8_t*> base_;
+  std::vector<size_t> row_bytes_;  // fields_[f].NumBytes()
+};
+
+}  // namespace envpool_x

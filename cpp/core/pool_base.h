@@ -1,0 +1,348 @@
+// The caller's side of a pool: the protocol one caller thread at a time
+// drives (store actions, send a step or a reset to a list of env ids, recv a
+// batch, close) and which envs are in flight.
+//
+//   Send(step or reset for a list of env ids)  -> chunks go onto the queues
+//   Recv()                                      -> waits for a batch, returns where it is
+// Two ways of filling batches:
+//   ordered (batch_size == num_envs): every send reserves output rows in the
+//     order of its ids; Recv returns everything sent since the last Recv, in
+//     that order (so a full step is in env_id order).
+//   first-finished (batch_size < num_envs): Recv returns the next full block
+//     of rows: the first batch_size envs to run (core/env_runner.h).
+// Output: workers write straight into the batch buffers: for a sync step,
+// the very arrays handed to Python; otherwise the pool's blocks, copied out
+// once by the bindings. Returned arrays never alias later results.
+#pragma once
+
+#include <pthread.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "core/env_ids.h"
+#include "core/errors.h"
+#include "core/scheduler.h"
+
+namespace envpool_x {
+
+// Counts fork()s of this process: a child gets a copy of a pool without its
+// worker threads, so every call on such a copy must fail clearly.
+inline std::atomic<uint64_t>& ForkGeneration() {
+  static std::atomic<uint64_t> generation{0};
+  static const bool registered = [] {
+    pthread_atfork(nullptr, nullptr, [] { ForkGeneration().fetch_add(1); });
+    return true;
+  }();
+  (void)registered;
+  return generation;
+}
+
+class PoolBase : public Scheduler {
+ public:
+  // Sync steps of at most this many cheap envs run on the calling thread.
+  static constexpr size_t kInlineCheapEnvs = 128;
+
+  PoolBase(const EnvSpec& spec, const PoolOptions& opt)
+      : Scheduler(spec, CheckedPoolOptions(spec, opt)), ids_(opt.num_envs) {
+    caller_.resize(opt_.num_envs);
+  }
+
+  virtual ~PoolBase() { Close(); }
+
+  bool closed() const { return closed_; }
+  int pending() const { return pending_; }
+
+  // Checks ids (have_ids false: all envs) and returns them as a list; the
+  // result stays valid until the next call.
+  const std::vector<int32_t>& ResolveIds(const int64_t* ids, int64_t n, bool have_ids) {
+    CheckOpen();
+    if (!have_ids) return ids_.all();
+    return ids_.Check(ids, n);
+  }
+
+  // Checks that every id can take new work now.
+  void CheckIdle(const std::vector<int32_t>& ids, bool stepping) {
+    for (int32_t id : ids) CheckIdleOne(id, stepping);
+  }
+
+  // Checks that `ids` can step and stores their actions (row k of `actions`
+  // is for ids[k]; int32 for discrete, float32 for a box, shaped right), in
+  // one pass. A rejected call may have overwritten the stored actions of
+  // idle envs only, which no one reads before their next (valid) send.
+  void StoreActions(const std::vector<int32_t>& ids, const void* actions) {
+    if (&ids == &ids_.all() && StoreAllActions(actions)) return;
+    const ActionSpec& a = spec_.action;
+    if (a.discrete) {
+      const int32_t* src = static_cast<const int32_t*>(actions);
+      int32_t* dst = reinterpret_cast<int32_t*>(actions_.get());
+      for (size_t k = 0; k < ids.size(); ++k) {
+        int32_t id = ids[k];
+        if (src[k] < 0 || src[k] >= a.n) {
+          throw ValueError("action " + std::to_string(src[k]) + " for env " + std::to_string(id) +
+                           " is out of range [0, " + std::to_string(a.n) + ")");
+        }
+        CheckIdleOne(id, true);
+        dst[id] = src[k];
+      }
+      return;
+    }
+    const float* src = static_cast<const float*>(actions);
+    float* dst = reinterpret_cast<float*>(actions_.get());
+    int64_t m = a.box.NumElements();
+    for (size_t k = 0; k < ids.size(); ++k) {
+      int32_t id = ids[k];
+      // Before any write: a worker may be reading an in-flight env's action.
+      CheckIdleOne(id, true);
+      for (int64_t j = 0; j < m; ++j) {
+        float v = src[k * m + j];
+        if (!std::isfinite(v)) {
+          throw ValueError("action for env " + std::to_string(id) +
+                           " is not finite (NaN or inf) at index " + std::to_string(j));
+        }
+        dst[id * m + j] = v;
+      }
+    }
+  }
+
+  // Sends a step to `ids` (actions must have been stored).
+  void SendStep(const std::vector<int32_t>& ids) { Dispatch(ids, Op::kStep, nullptr, false); }
+
+  // A step whose result the caller waits for at once (sync `step`): a small
+  // batch of cheap envs runs right here, because waking a worker costs more
+  // than the steps themselves.
+  void SendStepForRecv(const std::vector<int32_t>& ids) {
+    const bool tiny = ordered_ && cheap() && ids.size() <= kInlineCheapEnvs;
+    Dispatch(ids, Op::kStep, nullptr, true, tiny);
+  }
+
+  // Sends a reset to `ids`; `seeds` (optional) re-seeds env ids[k] with seeds[k].
+  // `for_recv`: the caller will Recv(help=true) at once and takes a share.
+  void SendReset(const std::vector<int32_t>& ids, const std::vector<uint64_t>* seeds,
+                 bool for_recv = false) {
+    if (seeds && seeds->size() != ids.size()) {
+      throw ValueError("got " + std::to_string(seeds->size()) + " seeds for " +
+                       std::to_string(ids.size()) + " envs");
+    }
+    Dispatch(ids, Op::kReset, seeds, for_recv);
+  }
+
+  // Ordered mode, nothing in flight: the next round's results go straight to
+  // `bases` (one array per field, rows for the envs of the coming send) instead
+  // of the pool's buffers, which saves a copy. Valid until that round's Recv.
+  void WriteNextRoundTo(const std::vector<uint8_t*>& bases) {
+    if (!ordered_ || pending_ != 0 || bases.size() != fields().size()) {
+      throw StateError("WriteNextRoundTo needs ordered mode and nothing in flight");
+    }
+    rows_.RedirectTo(bases);
+  }
+
+  // Waits for the next batch. `help`: the caller runs queued chunks itself
+  // while it waits (it would only sleep otherwise).
+  Batch Recv(bool help = true) {
+    CheckOpen();
+    Batch batch;
+    const size_t num_fields = fields().size();
+    batch.data.resize(num_fields);
+    if (ordered_) {
+      if (pending_ == 0) {
+        throw StateError("recv() with nothing in flight: send() or async_reset() first");
+      }
+      WaitUntil([this] { return done_.load(std::memory_order_acquire) >= sent_; }, help);
+      batch.count = pending_;
+      for (size_t f = 0; f < num_fields; ++f) batch.data[f] = rows_.Current(f);
+      // The round is over: later rounds write to the pool's own buffers again.
+      rows_.RestoreOwnBuffers();
+      pending_ = 0;
+    } else {
+      if (pending_ < opt_.batch_size) {
+        throw StateError("recv() would wait forever: " + std::to_string(pending_) +
+                         " envs in flight but batch_size=" + std::to_string(opt_.batch_size) +
+                         "; send() to more envs first");
+      }
+      const int b = static_cast<int>(recv_block_ % rows_.num_blocks());
+      WaitUntil(
+          [this, b] { return block_done_[b].load(std::memory_order_acquire) == opt_.batch_size; },
+          help);
+      block_done_[b].store(0, std::memory_order_relaxed);
+      ++recv_block_;
+      batch.count = opt_.batch_size;
+      for (size_t f = 0; f < num_fields; ++f) batch.data[f] = rows_.BlockStart(f, b);
+      pending_ -= batch.count;
+    }
+    // These envs are free again.
+    if (ordered_) {
+      if (++round_ == 0) ResetRounds();
+    } else {
+      const int32_t* ids = reinterpret_cast<const int32_t*>(batch.data[layout().env_id]);
+      for (int s = 0; s < batch.count; ++s) caller_[ids[s]].round = 0;
+    }
+    ThrowRecordedError();
+    return batch;
+  }
+
+  // Safe to call from several threads: one of them stops and joins the
+  // workers, the others return at once.
+  void Close() {
+    if (closed_.exchange(true)) return;
+    if (fork_generation_ != ForkGeneration().load()) {
+      AbandonWorkers();
+      return;
+    }
+    StopWorkers();
+  }
+
+  void CheckOpen() const {
+    if (fork_generation_ != ForkGeneration().load(std::memory_order_relaxed)) {
+      throw StateError(
+          "this env was created before os.fork(); its worker threads do not exist in the "
+          "child process: create the env in the child (or use the 'spawn' start method)");
+    }
+    if (closed_) throw StateError("the env is closed");
+  }
+
+  // Test hooks: an env's simulator state, only while it has no work in flight.
+  std::vector<double> GetState(int env_id) {
+    CheckStateAccess(env_id);
+    return DoGetState(env_id);
+  }
+  void SetState(int env_id, const std::vector<double>& s) {
+    CheckStateAccess(env_id);
+    DoSetState(env_id, s);
+  }
+
+ protected:
+  virtual std::vector<double> DoGetState(int env_id) = 0;
+  virtual void DoSetState(int env_id, const std::vector<double>& s) = 0;
+
+ private:
+  // Only touched by the caller thread. An env is in flight while its round
+  // equals round_: ending an ordered round (++round_) frees all its envs at
+  // once; in first-finished mode each received env gets round 0.
+  struct CallerState {
+    uint32_t round = 0;
+    bool started = false;
+  };
+
+  // The common full step: every env, in order. Checks in bulk (loops the
+  // compiler vectorises) and copies the actions with one memcpy. Returns false
+  // when something is wrong; the per-env path then finds it and says what.
+  bool StoreAllActions(const void* actions) {
+    const int64_t n = opt_.num_envs;
+    if (pending_ != 0 || num_started_ != n) return false;
+    if (opt_.autoreset == AutoresetMode::kDisabled) {
+      for (const EnvState& s : states_) {
+        if (s.done) return false;
+      }
+    }
+    const ActionSpec& a = spec_.action;
+    if (a.discrete) {
+      const int32_t* src = static_cast<const int32_t*>(actions);
+      int32_t lo = 0, hi = 0;
+      for (int64_t k = 0; k < n; ++k) {
+        lo = std::min(lo, src[k]);
+        hi = std::max(hi, src[k]);
+      }
+      if (lo < 0 || hi >= a.n) return false;
+    } else {
+      const float* src = static_cast<const float*>(actions);
+      int64_t m = n * a.box.NumElements();
+      bool finite = true;
+      for (int64_t k = 0; k < m; ++k) finite &= std::isfinite(src[k]);
+      if (!finite) return false;
+    }
+    std::memcpy(actions_.get(), actions, action_bytes_ * n);
+    return true;
+  }
+
+  void CheckIdleOne(int32_t id, bool stepping) const {
+    const CallerState& c = caller_[id];
+    // states_[id].done was written by the worker before this env's result
+    // was received, so reading it here is ordered after that write.
+    bool busy = c.round == round_;
+    bool bad_step = stepping && (!c.started ||
+                                 (opt_.autoreset == AutoresetMode::kDisabled && states_[id].done));
+    if (busy || bad_step) ThrowNotIdle(id, stepping);
+  }
+
+  [[noreturn, gnu::noinline, gnu::cold]] void ThrowNotIdle(int32_t id, bool stepping) const {
+    const CallerState& c = caller_[id];
+    if (c.round == round_) {
+      throw StateError("env " + std::to_string(id) +
+                       " already has work in flight; recv() its result before sending to it");
+    }
+    if (stepping && !c.started) {
+      throw StateError("env " + std::to_string(id) +
+                       " has not been reset; call reset() (or async_reset()) before stepping");
+    }
+    throw StateError("env " + std::to_string(id) +
+                     " finished its episode and autoreset_mode='disabled'; reset it first "
+                     "(reset(env_id=...) or options={'reset_mask': mask})");
+  }
+
+  void CheckStateAccess(int env_id) {
+    CheckOpen();
+    if (env_id < 0 || env_id >= opt_.num_envs) {
+      throw ValueError("env_id " + std::to_string(env_id) + " is out of range [0, " +
+                       std::to_string(opt_.num_envs) + ")");
+    }
+    if (caller_[env_id].round == round_) {
+      throw StateError("env " + std::to_string(env_id) + " has work in flight");
+    }
+  }
+
+  // round_ wrapped around to 0 (after 2^32 rounds): nothing is in flight in
+  // ordered mode at this point, so every env can start from round 0.
+  void ResetRounds() {
+    for (CallerState& c : caller_) c.round = 0;
+    round_ = 1;
+  }
+
+  // Marks `ids` in flight, reserves their rows and hands them to the
+  // scheduler. `for_recv`: the caller waits for them at once (and helps);
+  // `inline_run`: it runs them itself, right now.
+  void Dispatch(const std::vector<int32_t>& ids, Op op, const std::vector<uint64_t>* seeds,
+                bool for_recv, bool inline_run = false) {
+    CheckOpen();
+    if (seeds) {
+      for (size_t k = 0; k < ids.size(); ++k) {
+        EnvState& s = states_[ids[k]];
+        s.reseed = true;
+        s.seed = (*seeds)[k];
+      }
+    }
+    for (int32_t id : ids) {
+      CallerState& c = caller_[id];
+      c.round = round_;
+      if (op == Op::kReset && !c.started) {
+        c.started = true;
+        ++num_started_;
+      }
+    }
+    const int32_t first_slot = pending_;
+    pending_ += static_cast<int>(ids.size());
+    sent_ += static_cast<int64_t>(ids.size());
+    sent_target_.store(sent_, std::memory_order_release);
+    const Placement placement = inline_run ? Placement::kInline
+                                : for_recv ? Placement::kWithCaller
+                                           : Placement::kWorkers;
+    Distribute(ids, &ids == &ids_.all(), op, first_slot, placement);
+  }
+
+  EnvIdSet ids_;
+  std::vector<CallerState> caller_;
+  int64_t sent_ = 0;
+  uint32_t round_ = 1;       // see CallerState
+  int64_t num_started_ = 0;  // envs reset at least once
+  int pending_ = 0;          // envs sent and not yet received
+  int64_t recv_block_ = 0;   // first-finished mode: blocks received so far
+  std::atomic<bool> closed_{false};
+  const uint64_t fork_generation_ = ForkGeneration().load();
+};
+
+}  // namespace envpool_x

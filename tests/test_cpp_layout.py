@@ -1,0 +1,44 @@
+"""The C++ sources stay laid out by concern: small files, each saying what it owns."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+# A file past this holds two concerns (ARCHITECTURE.md); the engine and the
+# bindings are held to it strictly, env headers too.
+MAX_LINES = 420
+FOLDERS = ["cpp/core", "cpp/bindings", "cpp/cuda", "cpp/envs"]
+
+
+def sources() -> list[Path]:
+    out: list[Path] = []
+    for folder in FOLDERS:
+        for ext in ("*.h", "*.cpp", "*.cu"):
+            out.extend(sorted((ROOT / folder).rglob(ext)))
+    return out
+
+
+@pytest.mark.parametrize("path", sources(), ids=lambda p: str(p.relative_to(ROOT)))
+def test_source_is_small_and_says_what_it_owns(path: Path) -> None:
+    lines = path.read_text().splitlines()
+    assert len(lines) <= MAX_LINES, f"{len(lines)} lines: split it by concern"
+    assert lines and lines[0].startswith("//"), "open with a comment saying what the file owns"
+
+
+def test_envs_write_outputs_by_name() -> None:
+    """No env reaches an output field by its position in the spec."""
+    for path in (ROOT / "cpp/envs").rglob("*.h"):
+        text = path.read_text()
+        for positional in (".Obs<", ".Info<", "out.obs[", "out.info[", "slots["):
+            assert positional not in text, f"{path.relative_to(ROOT)} uses {positional}"
+
+
+def test_generic_binding_has_no_xla() -> None:
+    """XLA's headers stay in the XLA binding: the generic binding builds without them."""
+    generic = [p for p in (ROOT / "cpp/bindings").iterdir() if "xla" not in p.name]
+    for path in generic:
+        assert "xla/ffi" not in path.read_text(), path.name
+        assert '#include "bindings/xla' not in path.read_text(), path.name
