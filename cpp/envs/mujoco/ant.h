@@ -96,7 +96,7 @@ class Ant : public MujocoEnvBase {
     return spec;
   }
 
-  explicit Ant(const Config& config)
+  Ant(const Config& config, const EnvSpec& spec)
       : MujocoEnvBase(config.String("xml_file"), static_cast<int>(config.Int("frame_skip"))),
         forward_reward_weight_(V == 5 ? config.Double("forward_reward_weight") : 1.0),
         ctrl_cost_weight_(config.Double("ctrl_cost_weight")),
@@ -111,20 +111,29 @@ class Ant : public MujocoEnvBase {
                               : config.Bool("include_cfrc_ext_in_observation")),
         main_body_(V == 4 ? BodyId("torso")
                           : mujoco_detail::ResolveBody(model_.get(), config.String("main_body"))),
-        forces_(static_cast<size_t>(model_->nbody) * 6) {}
+        forces_(static_cast<size_t>(model_->nbody) * 6),
+        obs_(ObsField<double>(spec, "obs")),
+        info_(mujoco_detail::ResolveInfoF64(spec, InfoNames())),
+        x_position_(InfoField<double>(spec, "x_position")),
+        y_position_(InfoField<double>(spec, "y_position")),
+        distance_from_origin_(InfoField<double>(spec, "distance_from_origin")),
+        x_velocity_(InfoField<double>(spec, "x_velocity")),
+        y_velocity_(InfoField<double>(spec, "y_velocity")),
+        reward_forward_(InfoField<double>(spec, "reward_forward")),
+        reward_ctrl_(InfoField<double>(spec, "reward_ctrl")),
+        reward_survive_(InfoField<double>(spec, "reward_survive")),
+        forward_reward_(mujoco_detail::InfoF64If(V == 4, spec, "forward_reward")),
+        reward_contact_(mujoco_detail::InfoF64If(V == 5, spec, "reward_contact")) {}
 
   void Reset(Rng& rng, const StepOutput& out) {
     ResetWithNoise(rng, reset_noise_scale_, /*normal_qvel=*/true);
     ClipContactForces();
     WriteObs(out);
-    for (int i = 0; i < 9; ++i) *out.Info<double>(i) = 0.0;
+    mujoco_detail::ZeroInfo(out, info_);
     // v5's reset info; v4 has none, we report the torso's position there.
     const double x = V == 4 ? data_->xpos[3 * main_body_] : data_->qpos[0];
     const double y = V == 4 ? data_->xpos[3 * main_body_ + 1] : data_->qpos[1];
-    const int at = V == 4 ? 3 : 0;
-    *out.Info<double>(at) = x;
-    *out.Info<double>(at + 1) = y;
-    *out.Info<double>(at + 2) = std::sqrt(x * x + y * y);
+    WritePositions(out, x, y);
   }
 
   // Stepped in parts (see core/env.h): the physics between BeginStep and
@@ -163,30 +172,21 @@ class Ant : public MujocoEnvBase {
     *out.reward = static_cast<float>(rewards - costs);
     *out.terminated = !healthy && terminate_when_unhealthy_;
     WriteObs(out);
-    double* info[9];
-    for (int i = 0; i < 9; ++i) info[i] = out.Info<double>(i);
     if (V == 4) {
-      *info[0] = forward_reward;
-      *info[1] = contact_terms_ ? -contact_cost : -static_cast<double>(ctrl_cost);
-      *info[2] = healthy_reward;
-      *info[3] = x_after;
-      *info[4] = y_after;
-      *info[5] = std::sqrt(x_after * x_after + y_after * y_after);
-      *info[6] = x_velocity;
-      *info[7] = y_velocity;
-      *info[8] = forward_reward;
+      WritePositions(out, x_after, y_after);
     } else {
-      const double qx = data_->qpos[0];
-      const double qy = data_->qpos[1];
-      *info[0] = qx;
-      *info[1] = qy;
-      *info[2] = std::sqrt(qx * qx + qy * qy);
-      *info[3] = x_velocity;
-      *info[4] = y_velocity;
-      *info[5] = forward_reward;
-      *info[6] = -static_cast<double>(ctrl_cost);
-      *info[7] = -contact_cost;
-      *info[8] = healthy_reward;
+      WritePositions(out, data_->qpos[0], data_->qpos[1]);
+    }
+    *out[x_velocity_] = x_velocity;
+    *out[y_velocity_] = y_velocity;
+    *out[reward_forward_] = forward_reward;
+    *out[reward_survive_] = healthy_reward;
+    if (V == 4) {
+      *out[reward_ctrl_] = contact_terms_ ? -contact_cost : -static_cast<double>(ctrl_cost);
+      *out[forward_reward_] = forward_reward;
+    } else {
+      *out[reward_ctrl_] = -static_cast<double>(ctrl_cost);
+      *out[reward_contact_] = -contact_cost;
     }
     EndEpisodeIfUnstable(out);
   }
@@ -198,6 +198,12 @@ class Ant : public MujocoEnvBase {
     if (V == 4 && config.Bool("use_contact_forces")) size += 6 * m->nbody;
     if (V == 5 && config.Bool("include_cfrc_ext_in_observation")) size += 6 * (m->nbody - 1);
     return size;
+  }
+
+  void WritePositions(const StepOutput& out, double x, double y) const {
+    *out[x_position_] = x;
+    *out[y_position_] = y;
+    *out[distance_from_origin_] = std::sqrt(x * x + y * y);
   }
 
   // gymnasium: the whole state finite and min <= z <= max (closed range).
@@ -216,7 +222,7 @@ class Ant : public MujocoEnvBase {
   }
 
   void WriteObs(const StepOutput& out) const {
-    double* obs = out.Obs<double>();
+    double* obs = out[obs_];
     for (int i = exclude_ ? 2 : 0; i < nq(); ++i) *obs++ = data_->qpos[i];
     for (int i = 0; i < nv(); ++i) *obs++ = data_->qvel[i];
     if (contact_terms_) {
@@ -238,6 +244,18 @@ class Ant : public MujocoEnvBase {
   bool contact_terms_;  // v4: use_contact_forces; v5: include_cfrc_ext_in_observation
   int main_body_;
   std::vector<double> forces_;  // clipped cfrc_ext
+  OutputField<double> obs_;
+  std::vector<mujoco_detail::InfoF64> info_;  // all of InfoNames(), zeroed on reset
+  OutputField<double> x_position_;
+  OutputField<double> y_position_;
+  OutputField<double> distance_from_origin_;
+  OutputField<double> x_velocity_;
+  OutputField<double> y_velocity_;
+  OutputField<double> reward_forward_;
+  OutputField<double> reward_ctrl_;  // v4: -contact_cost with use_contact_forces
+  OutputField<double> reward_survive_;
+  OutputField<double> forward_reward_;  // v4 only
+  OutputField<double> reward_contact_;  // v5 only
   // The step in progress (BeginStep to EndStep).
   const float* action_ = nullptr;
   double x_before_ = 0.0;

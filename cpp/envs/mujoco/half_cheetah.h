@@ -17,6 +17,9 @@ class HalfCheetah : public MujocoEnvBase {
  public:
   static constexpr const char* kName = V == 4 ? "HalfCheetahV4" : "HalfCheetahV5";
 
+  // The info name of the forward reward term.
+  static constexpr const char* kForwardInfo = V == 4 ? "reward_run" : "reward_forward";
+
   static Config DefaultConfig() {
     return Config{{"xml_file", std::string("half_cheetah.xml")},
                   {"frame_skip", int64_t{5}},
@@ -31,28 +34,30 @@ class HalfCheetah : public MujocoEnvBase {
     const bool exclude = config.Bool("exclude_current_positions_from_observation");
     EnvSpec spec;
     spec.obs.push_back(mujoco_detail::UnboundedF64("obs", model->nq + model->nv - exclude));
-    for (const char* name :
-         {"x_position", "x_velocity", V == 4 ? "reward_run" : "reward_forward", "reward_ctrl"}) {
+    for (const char* name : {"x_position", "x_velocity", kForwardInfo, "reward_ctrl"}) {
       spec.info.push_back(mujoco_detail::ScalarF64(name));
     }
     spec.action = mujoco_detail::CtrlRangeAction(model.get());
     return spec;
   }
 
-  explicit HalfCheetah(const Config& config)
+  HalfCheetah(const Config& config, const EnvSpec& spec)
       : MujocoEnvBase(config.String("xml_file"), static_cast<int>(config.Int("frame_skip"))),
         forward_reward_weight_(config.Double("forward_reward_weight")),
         ctrl_cost_weight_(config.Double("ctrl_cost_weight")),
         reset_noise_scale_(config.Double("reset_noise_scale")),
-        exclude_(config.Bool("exclude_current_positions_from_observation")) {}
+        exclude_(config.Bool("exclude_current_positions_from_observation")),
+        obs_(ObsField<double>(spec, "obs")),
+        x_position_(InfoField<double>(spec, "x_position")),
+        x_velocity_(InfoField<double>(spec, "x_velocity")),
+        reward_forward_(InfoField<double>(spec, kForwardInfo)),
+        reward_ctrl_(InfoField<double>(spec, "reward_ctrl")) {}
 
   void Reset(Rng& rng, const StepOutput& out) {
     ResetWithNoise(rng, reset_noise_scale_, /*normal_qvel=*/true);
     WriteObs(out);
-    double* info[4];
-    for (int i = 0; i < 4; ++i) info[i] = out.Info<double>(i);
-    *info[0] = data_->qpos[0];
-    *info[1] = *info[2] = *info[3] = 0.0;
+    *out[x_position_] = data_->qpos[0];
+    *out[x_velocity_] = *out[reward_forward_] = *out[reward_ctrl_] = 0.0;
   }
 
   // Stepped in parts (see core/env.h): the physics between BeginStep and
@@ -73,16 +78,16 @@ class HalfCheetah : public MujocoEnvBase {
     *out.reward = static_cast<float>(forward_reward - static_cast<double>(ctrl_cost));
     *out.terminated = false;
     WriteObs(out);
-    *out.Info<double>(0) = x_after;
-    *out.Info<double>(1) = x_velocity;
-    *out.Info<double>(2) = forward_reward;
-    *out.Info<double>(3) = -static_cast<double>(ctrl_cost);
+    *out[x_position_] = x_after;
+    *out[x_velocity_] = x_velocity;
+    *out[reward_forward_] = forward_reward;
+    *out[reward_ctrl_] = -static_cast<double>(ctrl_cost);
     EndEpisodeIfUnstable(out);
   }
 
  private:
   void WriteObs(const StepOutput& out) const {
-    double* obs = out.Obs<double>();
+    double* obs = out[obs_];
     const int skip = exclude_ ? 1 : 0;
     for (int i = skip; i < nq(); ++i) *obs++ = data_->qpos[i];
     for (int i = 0; i < nv(); ++i) *obs++ = data_->qvel[i];
@@ -92,6 +97,11 @@ class HalfCheetah : public MujocoEnvBase {
   double ctrl_cost_weight_;
   double reset_noise_scale_;
   bool exclude_;
+  OutputField<double> obs_;
+  OutputField<double> x_position_;
+  OutputField<double> x_velocity_;
+  OutputField<double> reward_forward_;  // v4: reward_run
+  OutputField<double> reward_ctrl_;
   // The step in progress (BeginStep to EndStep).
   const float* action_ = nullptr;
   double x_before_ = 0.0;

@@ -14,6 +14,7 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "envs/mujoco/mujoco_env.h"
@@ -143,8 +144,6 @@ class Humanoid : public MujocoEnvBase {
     return c;
   }
 
-  static constexpr int kNumInfo = V == 4 ? 9 : 11;
-
   // Name and length (0: a scalar) of each info field.
   static std::vector<std::pair<const char*, int>> InfoFields(const mjModel* m) {
     if (V == 4) {
@@ -181,7 +180,7 @@ class Humanoid : public MujocoEnvBase {
     return spec;
   }
 
-  explicit Humanoid(const Config& config)
+  Humanoid(const Config& config, const EnvSpec& spec)
       : MujocoEnvBase(config.String("xml_file"), static_cast<int>(config.Int("frame_skip"))),
         forward_reward_weight_(config.Double("forward_reward_weight")),
         ctrl_cost_weight_(config.Double("ctrl_cost_weight")),
@@ -194,21 +193,32 @@ class Humanoid : public MujocoEnvBase {
         reset_noise_scale_(config.Double("reset_noise_scale")),
         parts_(mujoco_detail::HumanoidObsParts::FromConfig(
             config, V == 5, config.Bool("exclude_current_positions_from_observation"))),
-        total_mass_(mujoco_detail::SumF64(model_->body_mass, model_->nbody)) {}
+        total_mass_(mujoco_detail::SumF64(model_->body_mass, model_->nbody)),
+        obs_(ObsField<double>(spec, "obs")),
+        info_(mujoco_detail::ResolveInfoF64(spec, InfoFields(model_.get()))),
+        x_position_(InfoField<double>(spec, "x_position")),
+        y_position_(InfoField<double>(spec, "y_position")),
+        distance_from_origin_(InfoField<double>(spec, "distance_from_origin")),
+        x_velocity_(InfoField<double>(spec, "x_velocity")),
+        y_velocity_(InfoField<double>(spec, "y_velocity")),
+        reward_forward_(InfoField<double>(spec, V == 4 ? "reward_linvel" : "reward_forward")),
+        reward_ctrl_(InfoField<double>(spec, V == 4 ? "reward_quadctrl" : "reward_ctrl")),
+        reward_survive_(InfoField<double>(spec, V == 4 ? "reward_alive" : "reward_survive")),
+        forward_reward_(mujoco_detail::InfoF64If(V == 4, spec, "forward_reward")),
+        reward_contact_(mujoco_detail::InfoF64If(V == 5, spec, "reward_contact")),
+        tendon_length_(mujoco_detail::InfoF64If(V == 5, spec, "tendon_length")),
+        tendon_velocity_(mujoco_detail::InfoF64If(V == 5, spec, "tendon_velocity")) {}
 
   void Reset(Rng& rng, const StepOutput& out) {
     ResetWithNoise(rng, reset_noise_scale_, /*normal_qvel=*/false);
-    parts_.Write(model_.get(), data_.get(), out.Obs<double>());
-    for (int i = 0; i < kNumInfo; ++i) {
-      const int n = (V == 5 && (i == 2 || i == 3)) ? model_->ntendon : 1;
-      for (int k = 0; k < n; ++k) out.Info<double>(i)[k] = 0.0;
-    }
+    parts_.Write(model_.get(), data_.get(), out[obs_]);
+    mujoco_detail::ZeroInfo(out, info_);
     if (V == 4) {
       // gymnasium's v4 has no reset info: the center of mass, as in step's.
       const auto com = mujoco_detail::MassCenter(model_.get(), data_.get(), total_mass_);
-      WritePositions(out, 3, com.x, com.y);
+      WritePositions(out, com.x, com.y);
     } else {
-      WriteV5Positions(out);
+      WritePositions(out, data_->qpos[0], data_->qpos[1]);
     }
   }
 
@@ -232,52 +242,42 @@ class Humanoid : public MujocoEnvBase {
         (V == 4 ? (healthy || terminate_when_unhealthy_) : healthy) ? healthy_reward_ : 0.0;
     const double rewards = forward_reward + healthy_reward;
     *out.terminated = !healthy && terminate_when_unhealthy_;
-    parts_.Write(model_.get(), data_.get(), out.Obs<double>());
-    auto info = [&out](int i) { return out.Info<double>(i); };
+    parts_.Write(model_.get(), data_.get(), out[obs_]);
     if (V == 4) {
       *out.reward = static_cast<float>(rewards - ctrl_cost);
-      *info(0) = forward_reward;
-      *info(1) = -ctrl_cost;
-      *info(2) = healthy_reward;
-      WritePositions(out, 3, after.x, after.y);
-      *info(6) = x_velocity;
-      *info(7) = y_velocity;
-      *info(8) = forward_reward;
+      WritePositions(out, after.x, after.y);
+      *out[forward_reward_] = forward_reward;
     } else {
       const double contact_cost = mujoco_detail::Clip(
           contact_cost_weight_ * mujoco_detail::SumSquaresF64(data_->cfrc_ext, 6 * model_->nbody),
           contact_cost_range_.low, contact_cost_range_.high);
       *out.reward = static_cast<float>(rewards - (ctrl_cost + contact_cost));
-      WriteV5Positions(out);
-      *info(5) = x_velocity;
-      *info(6) = y_velocity;
-      *info(7) = healthy_reward;
-      *info(8) = forward_reward;
-      *info(9) = -ctrl_cost;
-      *info(10) = -contact_cost;
+      WritePositions(out, data_->qpos[0], data_->qpos[1]);
+      *out[reward_contact_] = -contact_cost;
     }
+    *out[x_velocity_] = x_velocity;
+    *out[y_velocity_] = y_velocity;
+    *out[reward_forward_] = forward_reward;
+    *out[reward_ctrl_] = -ctrl_cost;
+    *out[reward_survive_] = healthy_reward;
     EndEpisodeIfUnstable(out);
   }
 
  private:
-  // x_position, y_position, distance_from_origin at info index `at`.
-  static void WritePositions(const StepOutput& out, int at, double x, double y) {
-    *out.Info<double>(at) = x;
-    *out.Info<double>(at + 1) = y;
-    *out.Info<double>(at + 2) = std::sqrt(x * x + y * y);
-  }
-
-  // v5 (step and reset): qpos[0:2], the tendons, the distance from origin.
-  void WriteV5Positions(const StepOutput& out) const {
-    const double x = data_->qpos[0];
-    const double y = data_->qpos[1];
-    *out.Info<double>(0) = x;
-    *out.Info<double>(1) = y;
-    for (int k = 0; k < model_->ntendon; ++k) {
-      out.Info<double>(2)[k] = data_->ten_length[k];
-      out.Info<double>(3)[k] = data_->ten_velocity[k];
+  // x_position, y_position, distance_from_origin (v4: of the center of
+  // mass, v5: qpos[0:2]) and v5's tendon lengths and velocities.
+  void WritePositions(const StepOutput& out, double x, double y) const {
+    *out[x_position_] = x;
+    *out[y_position_] = y;
+    *out[distance_from_origin_] = std::sqrt(x * x + y * y);
+    if (V == 5) {
+      double* length = out[tendon_length_];
+      double* velocity = out[tendon_velocity_];
+      for (int k = 0; k < model_->ntendon; ++k) {
+        length[k] = data_->ten_length[k];
+        velocity[k] = data_->ten_velocity[k];
+      }
     }
-    *out.Info<double>(4) = std::sqrt(x * x + y * y);
   }
 
   double forward_reward_weight_;
@@ -290,6 +290,20 @@ class Humanoid : public MujocoEnvBase {
   double reset_noise_scale_;
   mujoco_detail::HumanoidObsParts parts_;
   double total_mass_;
+  OutputField<double> obs_;
+  std::vector<mujoco_detail::InfoF64> info_;  // all of InfoFields(), zeroed on reset
+  OutputField<double> x_position_;
+  OutputField<double> y_position_;
+  OutputField<double> distance_from_origin_;
+  OutputField<double> x_velocity_;
+  OutputField<double> y_velocity_;
+  OutputField<double> reward_forward_;   // v4: reward_linvel
+  OutputField<double> reward_ctrl_;      // v4: reward_quadctrl
+  OutputField<double> reward_survive_;   // v4: reward_alive
+  OutputField<double> forward_reward_;   // v4 only
+  OutputField<double> reward_contact_;   // v5 only
+  OutputField<double> tendon_length_;    // v5 only, ntendon values
+  OutputField<double> tendon_velocity_;  // v5 only, ntendon values
   // The step in progress (BeginStep to EndStep).
   mujoco_detail::XY before_{};  // centre of mass
 };

@@ -26,7 +26,6 @@ class HumanoidStandup : public MujocoEnvBase {
 
  public:
   static constexpr const char* kName = V == 4 ? "HumanoidStandupV4" : "HumanoidStandupV5";
-  static constexpr int kNumInfo = V == 4 ? 3 : 8;
 
   static Config DefaultConfig() {
     const double inf = std::numeric_limits<double>::infinity();
@@ -73,22 +72,29 @@ class HumanoidStandup : public MujocoEnvBase {
     return spec;
   }
 
-  explicit HumanoidStandup(const Config& config)
+  HumanoidStandup(const Config& config, const EnvSpec& spec)
       : MujocoEnvBase(config.String("xml_file"), static_cast<int>(config.Int("frame_skip"))),
         ctrl_cost_weight_(V == 5 ? config.Double("ctrl_cost_weight") : 0.1),
         impact_cost_weight_(V == 5 ? config.Double("impact_cost_weight") : 0.5e-6),
         impact_cost_range_(V == 5 ? mujoco_detail::Range(config, "impact_cost_range")
                                   : mujoco_detail::OpenRange{0.0, 10.0}),
         reset_noise_scale_(V == 5 ? config.Double("reset_noise_scale") : 0.01),
-        parts_(Parts(config)) {}
+        parts_(Parts(config)),
+        obs_(ObsField<double>(spec, "obs")),
+        info_(mujoco_detail::ResolveInfoF64(spec, InfoFields(model_.get()))),
+        reward_linup_(InfoField<double>(spec, "reward_linup")),
+        reward_quadctrl_(InfoField<double>(spec, "reward_quadctrl")),
+        reward_impact_(InfoField<double>(spec, "reward_impact")),
+        x_position_(mujoco_detail::InfoF64If(V == 5, spec, "x_position")),
+        y_position_(mujoco_detail::InfoF64If(V == 5, spec, "y_position")),
+        z_distance_from_origin_(mujoco_detail::InfoF64If(V == 5, spec, "z_distance_from_origin")),
+        tendon_length_(mujoco_detail::InfoF64If(V == 5, spec, "tendon_length")),
+        tendon_velocity_(mujoco_detail::InfoF64If(V == 5, spec, "tendon_velocity")) {}
 
   void Reset(Rng& rng, const StepOutput& out) {
     ResetWithNoise(rng, reset_noise_scale_, /*normal_qvel=*/false);
-    parts_.Write(model_.get(), data_.get(), out.Obs<double>());
-    for (int i = 0; i < kNumInfo; ++i) {
-      const int n = (V == 5 && (i == 3 || i == 4)) ? model_->ntendon : 1;
-      for (int k = 0; k < n; ++k) out.Info<double>(i)[k] = 0.0;
-    }
+    parts_.Write(model_.get(), data_.get(), out[obs_]);
+    mujoco_detail::ZeroInfo(out, info_);
     if (V == 5) WriteV5Positions(out);
   }
 
@@ -111,12 +117,11 @@ class HumanoidStandup : public MujocoEnvBase {
     }
     *out.reward = static_cast<float>(uph_cost - ctrl_cost - impact_cost + 1.0);
     *out.terminated = false;
-    parts_.Write(model_.get(), data_.get(), out.Obs<double>());
-    const int at = V == 4 ? 0 : 5;
+    parts_.Write(model_.get(), data_.get(), out[obs_]);
     if (V == 5) WriteV5Positions(out);
-    *out.Info<double>(at) = uph_cost;
-    *out.Info<double>(at + 1) = -ctrl_cost;
-    *out.Info<double>(at + 2) = -impact_cost;
+    *out[reward_linup_] = uph_cost;
+    *out[reward_quadctrl_] = -ctrl_cost;
+    *out[reward_impact_] = -impact_cost;
     EndEpisodeIfUnstable(out);
   }
 
@@ -128,12 +133,14 @@ class HumanoidStandup : public MujocoEnvBase {
 
   // x_position, y_position, z_distance_from_origin and the tendons (v5).
   void WriteV5Positions(const StepOutput& out) const {
-    *out.Info<double>(0) = data_->qpos[0];
-    *out.Info<double>(1) = data_->qpos[1];
-    *out.Info<double>(2) = data_->qpos[2] - init_qpos_[2];
+    *out[x_position_] = data_->qpos[0];
+    *out[y_position_] = data_->qpos[1];
+    *out[z_distance_from_origin_] = data_->qpos[2] - init_qpos_[2];
+    double* length = out[tendon_length_];
+    double* velocity = out[tendon_velocity_];
     for (int k = 0; k < model_->ntendon; ++k) {
-      out.Info<double>(3)[k] = data_->ten_length[k];
-      out.Info<double>(4)[k] = data_->ten_velocity[k];
+      length[k] = data_->ten_length[k];
+      velocity[k] = data_->ten_velocity[k];
     }
   }
 
@@ -142,6 +149,17 @@ class HumanoidStandup : public MujocoEnvBase {
   mujoco_detail::OpenRange impact_cost_range_;  // a clip range (v5)
   double reset_noise_scale_;
   mujoco_detail::HumanoidObsParts parts_;
+  OutputField<double> obs_;
+  std::vector<mujoco_detail::InfoF64> info_;  // all of InfoFields(), zeroed on reset
+  OutputField<double> reward_linup_;
+  OutputField<double> reward_quadctrl_;
+  OutputField<double> reward_impact_;
+  // v5 only:
+  OutputField<double> x_position_;
+  OutputField<double> y_position_;
+  OutputField<double> z_distance_from_origin_;
+  OutputField<double> tendon_length_;    // ntendon values
+  OutputField<double> tendon_velocity_;  // ntendon values
 };
 
 }  // namespace envpool_x

@@ -48,10 +48,14 @@ class InvertedDoublePendulum : public MujocoEnvBase {
     return spec;
   }
 
-  explicit InvertedDoublePendulum(const Config& config)
+  InvertedDoublePendulum(const Config& config, const EnvSpec& spec)
       : MujocoEnvBase(config.String("xml_file"), static_cast<int>(config.Int("frame_skip"))),
         healthy_reward_(config.Double("healthy_reward")),
-        reset_noise_scale_(config.Double("reset_noise_scale")) {
+        reset_noise_scale_(config.Double("reset_noise_scale")),
+        obs_(ObsField<double>(spec, "obs")),
+        reward_survive_(mujoco_detail::InfoF64If(V == 5, spec, "reward_survive")),
+        distance_penalty_(mujoco_detail::InfoF64If(V == 5, spec, "distance_penalty")),
+        velocity_penalty_(mujoco_detail::InfoF64If(V == 5, spec, "velocity_penalty")) {
     if (model_->nsite < 1 || nv() < 3) {
       throw ValueError("InvertedDoublePendulum needs a model with a tip site and 3 dofs");
     }
@@ -61,9 +65,7 @@ class InvertedDoublePendulum : public MujocoEnvBase {
     // qpos uniform in +-scale, qvel scale * standard normal.
     ResetWithNoise(rng, reset_noise_scale_, /*normal_qvel=*/true);
     WriteObs(out);
-    if (V == 5) {
-      for (int i = 0; i < 3; ++i) *out.Info<double>(i) = 0.0;
-    }
+    if (V == 5) *out[reward_survive_] = *out[distance_penalty_] = *out[velocity_penalty_] = 0.0;
   }
 
   // Stepped in parts (see core/env.h): the physics between BeginStep and
@@ -84,16 +86,16 @@ class InvertedDoublePendulum : public MujocoEnvBase {
     *out.reward = static_cast<float>(alive_bonus - dist_penalty - vel_penalty);
     *out.terminated = terminated;
     if (V == 5) {
-      *out.Info<double>(0) = alive_bonus;
-      *out.Info<double>(1) = -dist_penalty;
-      *out.Info<double>(2) = -vel_penalty;
+      *out[reward_survive_] = alive_bonus;
+      *out[distance_penalty_] = -dist_penalty;
+      *out[velocity_penalty_] = -vel_penalty;
     }
     EndEpisodeIfUnstable(out);
   }
 
  private:
   void WriteObs(const StepOutput& out) const {
-    double* obs = out.Obs<double>();
+    double* obs = out[obs_];
     *obs++ = data_->qpos[0];
     for (int i = 1; i < nq(); ++i) *obs++ = std::sin(data_->qpos[i]);
     for (int i = 1; i < nq(); ++i) *obs++ = std::cos(data_->qpos[i]);
@@ -104,6 +106,11 @@ class InvertedDoublePendulum : public MujocoEnvBase {
 
   double healthy_reward_;
   double reset_noise_scale_;
+  OutputField<double> obs_;
+  // v5 only:
+  OutputField<double> reward_survive_;
+  OutputField<double> distance_penalty_;
+  OutputField<double> velocity_penalty_;
 };
 
 }  // namespace envpool_x

@@ -34,16 +34,18 @@ class InvertedPendulum : public MujocoEnvBase {
     return spec;
   }
 
-  explicit InvertedPendulum(const Config& config)
+  InvertedPendulum(const Config& config, const EnvSpec& spec)
       : MujocoEnvBase(config.String("xml_file"), static_cast<int>(config.Int("frame_skip"))),
-        reset_noise_scale_(config.Double("reset_noise_scale")) {
+        reset_noise_scale_(config.Double("reset_noise_scale")),
+        obs_(ObsField<double>(spec, "obs")),
+        reward_survive_(mujoco_detail::InfoF64If(V == 5, spec, "reward_survive")) {
     if (nq() < 2) throw ValueError("InvertedPendulum needs a model with at least 2 qpos");
   }
 
   void Reset(Rng& rng, const StepOutput& out) {
     ResetWithNoise(rng, reset_noise_scale_, /*normal_qvel=*/false);
     WriteObs(out);
-    if (V == 5) *out.Info<double>(0) = 0.0;
+    if (V == 5) *out[reward_survive_] = 0.0;
   }
 
   // Stepped in parts (see core/env.h): the physics between BeginStep and
@@ -60,20 +62,22 @@ class InvertedPendulum : public MujocoEnvBase {
       *out.reward = 1.0f;
     } else {
       *out.reward = terminated ? 0.0f : 1.0f;
-      *out.Info<double>(0) = *out.reward;
+      *out[reward_survive_] = *out.reward;
     }
     EndEpisodeIfUnstable(out);
   }
 
  private:
   const double* WriteObs(const StepOutput& out) const {
-    double* obs = out.Obs<double>();
+    double* obs = out[obs_];
     for (int i = 0; i < nq(); ++i) obs[i] = data_->qpos[i];
     for (int i = 0; i < nv(); ++i) obs[nq() + i] = data_->qvel[i];
     return obs;
   }
 
   double reset_noise_scale_;
+  OutputField<double> obs_;
+  OutputField<double> reward_survive_;  // v5 only
 };
 
 }  // namespace envpool_x

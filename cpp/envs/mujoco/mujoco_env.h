@@ -17,12 +17,14 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/env.h"
 #include "core/errors.h"
 #include "core/random.h"
 #include "core/spec.h"
+#include "core/step_output.h"
 
 namespace envpool_x {
 
@@ -50,7 +52,7 @@ inline void InstallHandlers() {
 // when it is imported (gymnasium's MuJoCo envs and dm_control import it). The
 // library is shared, so MuJoCo then reads the clock around every pipeline
 // stage of every simulation in the process, ours included: ~30 clock reads
-// per mj_step, 16% of a HalfCheetah step on our 2-vCPU VM. Python tells us
+// per mj_step, a sizeable share of a cheap model's step. Python tells us
 // which timer is that default (AdoptDefaultTimer); each step drops it if it
 // is installed again. A timer the user sets (mujoco.set_mjcb_time) is another
 // function and stays.
@@ -124,6 +126,45 @@ inline ArraySpec UnboundedF64(const std::string& name, int64_t size) {
 }
 inline ArraySpec ScalarF64(const std::string& name) {
   return ArraySpec{name, DType::kFloat64, {}, {}, {}};
+}
+
+// A float64 info field resolved by name, with its element count (1 for a
+// scalar).
+struct InfoF64 {
+  OutputField<double> field;
+  int size = 1;
+};
+
+// The scalar info fields `names` of `spec`, resolved by name.
+inline std::vector<InfoF64> ResolveInfoF64(const EnvSpec& spec,
+                                           const std::vector<const char*>& names) {
+  std::vector<InfoF64> fields;
+  for (const char* name : names) fields.push_back(InfoF64{InfoField<double>(spec, name), 1});
+  return fields;
+}
+
+// As above, for (name, length) pairs where length 0 is a scalar.
+inline std::vector<InfoF64> ResolveInfoF64(const EnvSpec& spec,
+                                           const std::vector<std::pair<const char*, int>>& names) {
+  std::vector<InfoF64> fields;
+  for (const auto& [name, n] : names) {
+    fields.push_back(InfoF64{InfoField<double>(spec, name), n == 0 ? 1 : n});
+  }
+  return fields;
+}
+
+// Zeroes every element of `fields` (Reset, before it writes its reset info).
+inline void ZeroInfo(const StepOutput& out, const std::vector<InfoF64>& fields) {
+  for (const InfoF64& f : fields) {
+    double* p = out[f.field];
+    for (int k = 0; k < f.size; ++k) p[k] = 0.0;
+  }
+}
+
+// The info field `name` where this env's version declares it (`declared`:
+// then it must be in `spec`), else an unbound handle.
+inline OutputField<double> InfoF64If(bool declared, const EnvSpec& spec, const char* name) {
+  return declared ? InfoField<double>(spec, name) : OutputField<double>();
 }
 
 // gymnasium's action space: Box(ctrlrange) in float32.

@@ -56,7 +56,7 @@ class PlanarWalker : public MujocoEnvBase {
     return spec;
   }
 
-  explicit PlanarWalker(const Config& config)
+  PlanarWalker(const Config& config, const EnvSpec& spec)
       : MujocoEnvBase(config.String("xml_file"), static_cast<int>(config.Int("frame_skip"))),
         forward_reward_weight_(config.Double("forward_reward_weight")),
         ctrl_cost_weight_(config.Double("ctrl_cost_weight")),
@@ -65,7 +65,15 @@ class PlanarWalker : public MujocoEnvBase {
         z_range_(mujoco_detail::Range(config, "healthy_z_range")),
         angle_range_(mujoco_detail::Range(config, "healthy_angle_range")),
         reset_noise_scale_(config.Double("reset_noise_scale")),
-        exclude_(config.Bool("exclude_current_positions_from_observation")) {
+        exclude_(config.Bool("exclude_current_positions_from_observation")),
+        obs_(ObsField<double>(spec, "obs")),
+        info_(mujoco_detail::ResolveInfoF64(spec, InfoNames())),
+        x_position_(InfoField<double>(spec, "x_position")),
+        x_velocity_(InfoField<double>(spec, "x_velocity")),
+        z_distance_from_origin_(mujoco_detail::InfoF64If(V == 5, spec, "z_distance_from_origin")),
+        reward_forward_(mujoco_detail::InfoF64If(V == 5, spec, "reward_forward")),
+        reward_ctrl_(mujoco_detail::InfoF64If(V == 5, spec, "reward_ctrl")),
+        reward_survive_(mujoco_detail::InfoF64If(V == 5, spec, "reward_survive")) {
     if constexpr (Traits::kStateRange) {
       state_range_ = mujoco_detail::Range(config, "healthy_state_range");
     }
@@ -74,10 +82,9 @@ class PlanarWalker : public MujocoEnvBase {
   void Reset(Rng& rng, const StepOutput& out) {
     ResetWithNoise(rng, reset_noise_scale_, /*normal_qvel=*/false);
     WriteObs(out);
-    const int n = static_cast<int>(InfoNames().size());
-    for (int i = 0; i < n; ++i) *out.Info<double>(i) = 0.0;
-    *out.Info<double>(0) = data_->qpos[0];
-    if (V == 5) *out.Info<double>(1) = data_->qpos[1] - init_qpos_[1];
+    mujoco_detail::ZeroInfo(out, info_);
+    *out[x_position_] = data_->qpos[0];
+    if (V == 5) *out[z_distance_from_origin_] = data_->qpos[1] - init_qpos_[1];
   }
 
   // Stepped in parts (see core/env.h): the physics between BeginStep and
@@ -102,16 +109,13 @@ class PlanarWalker : public MujocoEnvBase {
         static_cast<float>((forward_reward + healthy_reward) - static_cast<double>(ctrl_cost));
     *out.terminated = !healthy && terminate_when_unhealthy_;
     WriteObs(out);
-    if (V == 4) {
-      *out.Info<double>(0) = x_after;
-      *out.Info<double>(1) = x_velocity;
-    } else {
-      *out.Info<double>(0) = x_after;
-      *out.Info<double>(1) = data_->qpos[1] - init_qpos_[1];
-      *out.Info<double>(2) = x_velocity;
-      *out.Info<double>(3) = forward_reward;
-      *out.Info<double>(4) = -static_cast<double>(ctrl_cost);
-      *out.Info<double>(5) = healthy_reward;
+    *out[x_position_] = x_after;
+    *out[x_velocity_] = x_velocity;
+    if (V == 5) {
+      *out[z_distance_from_origin_] = data_->qpos[1] - init_qpos_[1];
+      *out[reward_forward_] = forward_reward;
+      *out[reward_ctrl_] = -static_cast<double>(ctrl_cost);
+      *out[reward_survive_] = healthy_reward;
     }
     EndEpisodeIfUnstable(out);
   }
@@ -133,7 +137,7 @@ class PlanarWalker : public MujocoEnvBase {
   }
 
   void WriteObs(const StepOutput& out) const {
-    double* obs = out.Obs<double>();
+    double* obs = out[obs_];
     for (int i = exclude_ ? 1 : 0; i < nq(); ++i) *obs++ = data_->qpos[i];
     for (int i = 0; i < nv(); ++i) *obs++ = std::clamp(data_->qvel[i], -10.0, 10.0);
   }
@@ -147,6 +151,15 @@ class PlanarWalker : public MujocoEnvBase {
   mujoco_detail::OpenRange angle_range_;
   double reset_noise_scale_;
   bool exclude_;
+  OutputField<double> obs_;
+  std::vector<mujoco_detail::InfoF64> info_;  // all of InfoNames(), zeroed on reset
+  OutputField<double> x_position_;
+  OutputField<double> x_velocity_;
+  // v5 only:
+  OutputField<double> z_distance_from_origin_;
+  OutputField<double> reward_forward_;
+  OutputField<double> reward_ctrl_;
+  OutputField<double> reward_survive_;
   // The step in progress (BeginStep to EndStep).
   const float* action_ = nullptr;
   double x_before_ = 0.0;

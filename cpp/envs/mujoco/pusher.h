@@ -50,14 +50,19 @@ class Pusher : public MujocoEnvBase {
     return spec;
   }
 
-  explicit Pusher(const Config& config)
+  Pusher(const Config& config, const EnvSpec& spec)
       : MujocoEnvBase(config.String("xml_file"), static_cast<int>(config.Int("frame_skip"))),
         reward_near_weight_(config.Double("reward_near_weight")),
         reward_dist_weight_(config.Double("reward_dist_weight")),
         reward_control_weight_(config.Double("reward_control_weight")),
         tips_arm_(BodyId("tips_arm")),
         object_(BodyId("object")),
-        goal_(BodyId("goal")) {
+        goal_(BodyId("goal")),
+        obs_(ObsField<double>(spec, "obs")),
+        info_(mujoco_detail::ResolveInfoF64(spec, InfoNames())),
+        reward_dist_(InfoField<double>(spec, "reward_dist")),
+        reward_ctrl_(InfoField<double>(spec, "reward_ctrl")),
+        reward_near_(mujoco_detail::InfoF64If(V == 5, spec, "reward_near")) {
     if (nq() < kArm + 4 || nv() < kArm + 4) {
       throw ValueError("Pusher needs a model with 7 arm joints, the object's and the goal's");
     }
@@ -82,7 +87,7 @@ class Pusher : public MujocoEnvBase {
     for (int i = nv() - 4; i < nv(); ++i) qvel_buf_[i] = 0.0;
     SetQposQvel(qpos_buf_.data(), qvel_buf_.data());
     WriteObs(out);
-    for (size_t i = 0; i < InfoNames().size(); ++i) *out.Info<double>(static_cast<int>(i)) = 0.0;
+    mujoco_detail::ZeroInfo(out, info_);
   }
 
   // Stepped in parts (see core/env.h): the physics between BeginStep and
@@ -100,26 +105,26 @@ class Pusher : public MujocoEnvBase {
     const float ctrl = -mujoco_detail::SumSquaresF32(action_, nu());
     const float weighted_ctrl = ctrl * static_cast<float>(reward_control_weight_);
     if (V == 5) Distances();
-    const double reward_near = reward_near_;
-    const double reward_dist = reward_dist_;
+    const double reward_near = near_;
+    const double reward_dist = dist_;
     *out.reward =
         static_cast<float>((reward_dist + static_cast<double>(weighted_ctrl)) + reward_near);
     *out.terminated = false;
     WriteObs(out);
-    *out.Info<double>(0) = reward_dist;
+    *out[reward_dist_] = reward_dist;
     if (V == 4) {
-      *out.Info<double>(1) = ctrl;
+      *out[reward_ctrl_] = ctrl;
     } else {
-      *out.Info<double>(1) = weighted_ctrl;
-      *out.Info<double>(2) = reward_near;
+      *out[reward_ctrl_] = weighted_ctrl;
+      *out[reward_near_] = reward_near;
     }
     EndEpisodeIfUnstable(out);
   }
 
  private:
   void Distances() {
-    reward_near_ = -Distance(object_, tips_arm_) * reward_near_weight_;
-    reward_dist_ = -Distance(object_, goal_) * reward_dist_weight_;
+    near_ = -Distance(object_, tips_arm_) * reward_near_weight_;
+    dist_ = -Distance(object_, goal_) * reward_dist_weight_;
   }
 
   double Distance(int from, int to) const {
@@ -129,7 +134,7 @@ class Pusher : public MujocoEnvBase {
   }
 
   void WriteObs(const StepOutput& out) const {
-    double* obs = out.Obs<double>();
+    double* obs = out[obs_];
     for (int i = 0; i < kArm; ++i) *obs++ = data_->qpos[i];
     for (int i = 0; i < kArm; ++i) *obs++ = data_->qvel[i];
     for (int body : {tips_arm_, object_, goal_}) {
@@ -143,10 +148,16 @@ class Pusher : public MujocoEnvBase {
   int tips_arm_;
   int object_;
   int goal_;
+  OutputField<double> obs_;
+  std::vector<mujoco_detail::InfoF64> info_;  // all of InfoNames(), zeroed on reset
+  OutputField<double> reward_dist_;
+  OutputField<double> reward_ctrl_;
+  OutputField<double> reward_near_;  // v5 only
   // The step in progress (BeginStep to EndStep).
   const float* action_ = nullptr;
-  double reward_near_ = 0.0;
-  double reward_dist_ = 0.0;
+  // reward_near and reward_dist (Distances): v4 before the physics, v5 after.
+  double near_ = 0.0;
+  double dist_ = 0.0;
 };
 
 }  // namespace envpool_x

@@ -43,12 +43,15 @@ class Reacher : public MujocoEnvBase {
     return spec;
   }
 
-  explicit Reacher(const Config& config)
+  Reacher(const Config& config, const EnvSpec& spec)
       : MujocoEnvBase(config.String("xml_file"), static_cast<int>(config.Int("frame_skip"))),
         reward_dist_weight_(config.Double("reward_dist_weight")),
         reward_control_weight_(config.Double("reward_control_weight")),
         fingertip_(BodyId("fingertip")),
-        target_(BodyId("target")) {
+        target_(BodyId("target")),
+        obs_(ObsField<double>(spec, "obs")),
+        reward_dist_(InfoField<double>(spec, "reward_dist")),
+        reward_ctrl_(InfoField<double>(spec, "reward_ctrl")) {
     if (nq() < 4 || nv() < 4) throw ValueError("Reacher needs a model with 4 qpos and qvel");
   }
 
@@ -69,7 +72,7 @@ class Reacher : public MujocoEnvBase {
     qvel_buf_[nv() - 2] = qvel_buf_[nv() - 1] = 0.0;
     SetQposQvel(qpos_buf_.data(), qvel_buf_.data());
     WriteObs(out);
-    *out.Info<double>(0) = *out.Info<double>(1) = 0.0;
+    *out[reward_dist_] = *out[reward_ctrl_] = 0.0;
   }
 
   // Stepped in parts (see core/env.h): the physics between BeginStep and
@@ -77,7 +80,7 @@ class Reacher : public MujocoEnvBase {
   // v4 rewards the distance before the physics, v5 after.
   void BeginStep(const void* action) {
     action_ = BoxAction(action);
-    if (V == 4) reward_dist_ = -Distance();
+    if (V == 4) dist_before_ = -Distance();
     StartSimulation(action_);
   }
 
@@ -87,7 +90,7 @@ class Reacher : public MujocoEnvBase {
     double reward_dist;
     float reward_ctrl;
     if (V == 4) {
-      reward_dist = reward_dist_;
+      reward_dist = dist_before_;
       reward_ctrl = ctrl;
     } else {
       reward_dist = -Distance() * reward_dist_weight_;
@@ -96,8 +99,8 @@ class Reacher : public MujocoEnvBase {
     *out.reward = static_cast<float>(reward_dist + static_cast<double>(reward_ctrl));
     *out.terminated = false;
     WriteObs(out);
-    *out.Info<double>(0) = reward_dist;
-    *out.Info<double>(1) = reward_ctrl;
+    *out[reward_dist_] = reward_dist;
+    *out[reward_ctrl_] = reward_ctrl;
     EndEpisodeIfUnstable(out);
   }
 
@@ -115,7 +118,7 @@ class Reacher : public MujocoEnvBase {
   }
 
   void WriteObs(const StepOutput& out) const {
-    double* obs = out.Obs<double>();
+    double* obs = out[obs_];
     *obs++ = std::cos(data_->qpos[0]);
     *obs++ = std::cos(data_->qpos[1]);
     *obs++ = std::sin(data_->qpos[0]);
@@ -132,9 +135,12 @@ class Reacher : public MujocoEnvBase {
   double reward_control_weight_;
   int fingertip_;
   int target_;
+  OutputField<double> obs_;
+  OutputField<double> reward_dist_;
+  OutputField<double> reward_ctrl_;
   // The step in progress (BeginStep to EndStep).
   const float* action_ = nullptr;
-  double reward_dist_ = 0.0;  // v4: before the physics
+  double dist_before_ = 0.0;  // v4: -distance before the physics
 };
 
 }  // namespace envpool_x

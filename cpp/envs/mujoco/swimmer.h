@@ -27,8 +27,7 @@ class Swimmer : public MujocoEnvBase {
                   {"exclude_current_positions_from_observation", true}};
   }
 
-  // The first five are written on reset too (v5's reset info has the three
-  // positions); the reward terms are 0 there.
+  // Reset writes the positions (v5's reset info has them) and zeroes the rest.
   static std::vector<const char*> InfoNames() {
     if (V == 4) {
       return {"x_position", "y_position", "distance_from_origin", "x_velocity",
@@ -48,21 +47,28 @@ class Swimmer : public MujocoEnvBase {
     return spec;
   }
 
-  explicit Swimmer(const Config& config)
+  Swimmer(const Config& config, const EnvSpec& spec)
       : MujocoEnvBase(config.String("xml_file"), static_cast<int>(config.Int("frame_skip"))),
         forward_reward_weight_(config.Double("forward_reward_weight")),
         ctrl_cost_weight_(config.Double("ctrl_cost_weight")),
         reset_noise_scale_(config.Double("reset_noise_scale")),
-        exclude_(config.Bool("exclude_current_positions_from_observation")) {}
+        exclude_(config.Bool("exclude_current_positions_from_observation")),
+        obs_(ObsField<double>(spec, "obs")),
+        info_(mujoco_detail::ResolveInfoF64(spec, InfoNames())),
+        x_position_(InfoField<double>(spec, "x_position")),
+        y_position_(InfoField<double>(spec, "y_position")),
+        distance_from_origin_(InfoField<double>(spec, "distance_from_origin")),
+        x_velocity_(InfoField<double>(spec, "x_velocity")),
+        y_velocity_(InfoField<double>(spec, "y_velocity")),
+        reward_forward_(InfoField<double>(spec, V == 4 ? "reward_fwd" : "reward_forward")),
+        reward_ctrl_(InfoField<double>(spec, "reward_ctrl")),
+        forward_reward_(mujoco_detail::InfoF64If(V == 4, spec, "forward_reward")) {}
 
   void Reset(Rng& rng, const StepOutput& out) {
     ResetWithNoise(rng, reset_noise_scale_, /*normal_qvel=*/false);
     WriteObs(out);
-    const int n = static_cast<int>(InfoNames().size());
-    for (int i = 0; i < n; ++i) *out.Info<double>(i) = 0.0;
-    *out.Info<double>(0) = data_->qpos[0];
-    *out.Info<double>(1) = data_->qpos[1];
-    *out.Info<double>(2) = mujoco_detail::NormF64(data_->qpos, 2);
+    mujoco_detail::ZeroInfo(out, info_);
+    WritePositions(out);
   }
 
   // Stepped in parts (see core/env.h): the physics between BeginStep and
@@ -84,20 +90,24 @@ class Swimmer : public MujocoEnvBase {
     *out.reward = static_cast<float>(forward_reward - static_cast<double>(ctrl_cost));
     *out.terminated = false;
     WriteObs(out);
-    *out.Info<double>(0) = data_->qpos[0];
-    *out.Info<double>(1) = data_->qpos[1];
-    *out.Info<double>(2) = mujoco_detail::NormF64(data_->qpos, 2);
-    *out.Info<double>(3) = x_velocity;
-    *out.Info<double>(4) = y_velocity;
-    *out.Info<double>(5) = forward_reward;
-    *out.Info<double>(6) = -static_cast<double>(ctrl_cost);
-    if (V == 4) *out.Info<double>(7) = forward_reward;
+    WritePositions(out);
+    *out[x_velocity_] = x_velocity;
+    *out[y_velocity_] = y_velocity;
+    *out[reward_forward_] = forward_reward;
+    *out[reward_ctrl_] = -static_cast<double>(ctrl_cost);
+    if (V == 4) *out[forward_reward_] = forward_reward;
     EndEpisodeIfUnstable(out);
   }
 
  private:
+  void WritePositions(const StepOutput& out) const {
+    *out[x_position_] = data_->qpos[0];
+    *out[y_position_] = data_->qpos[1];
+    *out[distance_from_origin_] = mujoco_detail::NormF64(data_->qpos, 2);
+  }
+
   void WriteObs(const StepOutput& out) const {
-    double* obs = out.Obs<double>();
+    double* obs = out[obs_];
     for (int i = exclude_ ? 2 : 0; i < nq(); ++i) *obs++ = data_->qpos[i];
     for (int i = 0; i < nv(); ++i) *obs++ = data_->qvel[i];
   }
@@ -106,6 +116,16 @@ class Swimmer : public MujocoEnvBase {
   double ctrl_cost_weight_;
   double reset_noise_scale_;
   bool exclude_;
+  OutputField<double> obs_;
+  std::vector<mujoco_detail::InfoF64> info_;  // all of InfoNames(), zeroed on reset
+  OutputField<double> x_position_;
+  OutputField<double> y_position_;
+  OutputField<double> distance_from_origin_;
+  OutputField<double> x_velocity_;
+  OutputField<double> y_velocity_;
+  OutputField<double> reward_forward_;  // v4: reward_fwd
+  OutputField<double> reward_ctrl_;
+  OutputField<double> forward_reward_;  // v4 only
   // The step in progress (BeginStep to EndStep).
   const float* action_ = nullptr;
   double x_before_ = 0.0;
