@@ -89,8 +89,7 @@ void StepWhole(Env& env, const void* action, Rng& rng, const StepOutput& out) {
 template <typename Env, typename = void>
 struct HasSetMaxEpisodeSteps : std::false_type {};
 template <typename Env>
-struct HasSetMaxEpisodeSteps<Env,
-                             std::void_t<decltype(std::declval<Env&>().SetMaxEpisodeSteps(0))>>
+struct HasSetMaxEpisodeSteps<Env, std::void_t<decltype(std::declval<Env&>().SetMaxEpisodeSteps(0))>>
     : std::true_type {};
 template <typename Env>
 void ApplyMaxEpisodeSteps(Env& env, int max_episode_steps) {

@@ -297,7 +297,7 @@ class EnvRunner {
   alignas(64) std::atomic<int64_t> sent_target_{0};  // envs sent so far (ordered mode)
   alignas(64) std::atomic<int64_t> done_{0};         // envs finished so far (ordered mode)
   alignas(64) std::atomic<int64_t> ticket_{0};       // next first-finished row
-  std::mutex error_mu_;  // error path only
+  std::mutex error_mu_;                              // error path only
   std::atomic<bool> has_error_{false};
   std::string error_msg_;
 };

@@ -173,8 +173,8 @@ class Scheduler : public PairChunks {
     // A full step of envs stepped in parts with two or more threads on it:
     // each queue's last two envs go as one pair chunk (core/pair_chunks.h).
     const int participants = active + (with_caller ? 1 : 0);
-    const bool pairs = pairs_enabled() && op == Op::kStep && by_owner && all && chunk == 1 &&
-                       participants >= 2;
+    const bool pairs =
+        pairs_enabled() && op == Op::kStep && by_owner && all && chunk == 1 && participants >= 2;
     size_t start = 0;
     while (start < ids.size()) {
       const int owner = by_owner ? owner_of[ids[start]] : 0;

@@ -26,19 +26,33 @@ constexpr int kMaxFields = 16;
 template <typename T>
 constexpr DType DTypeOf();
 template <>
-constexpr DType DTypeOf<bool>() { return DType::kBool; }
+constexpr DType DTypeOf<bool>() {
+  return DType::kBool;
+}
 template <>
-constexpr DType DTypeOf<uint8_t>() { return DType::kUInt8; }
+constexpr DType DTypeOf<uint8_t>() {
+  return DType::kUInt8;
+}
 template <>
-constexpr DType DTypeOf<int8_t>() { return DType::kInt8; }
+constexpr DType DTypeOf<int8_t>() {
+  return DType::kInt8;
+}
 template <>
-constexpr DType DTypeOf<int32_t>() { return DType::kInt32; }
+constexpr DType DTypeOf<int32_t>() {
+  return DType::kInt32;
+}
 template <>
-constexpr DType DTypeOf<int64_t>() { return DType::kInt64; }
+constexpr DType DTypeOf<int64_t>() {
+  return DType::kInt64;
+}
 template <>
-constexpr DType DTypeOf<float>() { return DType::kFloat32; }
+constexpr DType DTypeOf<float>() {
+  return DType::kFloat32;
+}
 template <>
-constexpr DType DTypeOf<double>() { return DType::kFloat64; }
+constexpr DType DTypeOf<double>() {
+  return DType::kFloat64;
+}
 
 // A handle to one output field with element type T. Default-constructed it is
 // unbound (an optional field the config left out); test with bound().
@@ -89,9 +103,9 @@ OutputField<T> Find(const std::vector<ArraySpec>& fields, std::string_view name,
   for (size_t i = 0; i < fields.size(); ++i) {
     if (fields[i].name != name) continue;
     if (fields[i].dtype != DTypeOf<T>()) {
-      throw std::logic_error(std::string(kind) + " field '" + std::string(name) +
-                             "' is declared " + DTypeName(fields[i].dtype) +
-                             " in the env's spec but written as " + DTypeName(DTypeOf<T>()));
+      throw std::logic_error(std::string(kind) + " field '" + std::string(name) + "' is declared " +
+                             DTypeName(fields[i].dtype) + " in the env's spec but written as " +
+                             DTypeName(DTypeOf<T>()));
     }
     return OutputField<T>::AtSlot(base + static_cast<int>(i));
   }

@@ -13,8 +13,8 @@
 #include <thread>
 #include <vector>
 
-#include "core/ring_queue.h"
 #include "core/env_pool.h"
+#include "core/ring_queue.h"
 #include "envs/classic_control/acrobot.h"
 #include "envs/classic_control/cartpole.h"
 #include "envs/classic_control/mountain_car.h"

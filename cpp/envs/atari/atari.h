@@ -211,13 +211,18 @@ class Atari {
     return spec;
   }
 
-  explicit Atari(const Config& config)
-      : task_(config.String("task")),
+  Atari(const Config& config, const EnvSpec& spec)
+      : obs_(ObsField<uint8_t>(spec, "obs")),
+        lives_field_(InfoField<int32_t>(spec, "lives")),
+        raw_reward_(InfoField<float>(spec, "reward")),
+        game_over_(InfoField<bool>(spec, "terminated")),
+        ram_(InfoField<uint8_t>(spec, "ram")),
+        discount_(OptionalInfoField<float>(spec, "discount")),
+        task_(config.String("task")),
         stack_num_(static_cast<int>(config.Int("stack_num"))),
         frame_skip_(static_cast<int>(config.Int("frame_skip"))),
         noop_max_(static_cast<int>(config.Int("noop_max"))),
         episodic_life_(config.Bool("episodic_life")),
-        zero_discount_on_life_loss_(config.Bool("zero_discount_on_life_loss")),
         reward_clip_(config.Bool("reward_clip")),
         gray_scale_(config.Bool("gray_scale")),
         channels_(gray_scale_ ? 1 : 3),
@@ -322,6 +327,13 @@ class Atari {
   }
 
  private:
+  // Output fields; `discount` only with zero_discount_on_life_loss.
+  OutputField<uint8_t> obs_;
+  OutputField<int32_t> lives_field_;
+  OutputField<float> raw_reward_;
+  OutputField<bool> game_over_;
+  OutputField<uint8_t> ram_;
+  OutputField<float> discount_;
   void NewGame(Rng& rng) {
     ale_->environment->getEnvironmentRNG().seed(static_cast<uint32_t>(rng.NextU64() >> 32));
     ale_->reset_game();
@@ -408,22 +420,22 @@ class Atari {
   }
 
   void WriteOutput(const StepOutput& out, float raw_reward, float discount) {
-    uint8_t* obs = out.Obs<uint8_t>();
+    uint8_t* obs = out[obs_];
     // Oldest first: the slot after head_ is the oldest.
     for (int i = 0; i < stack_num_; ++i) {
       int slot = (head_ + 1 + i) % stack_num_;
       std::memcpy(obs + i * frame_bytes_, stack_.data() + slot * frame_bytes_, frame_bytes_);
     }
-    *out.Info<int32_t>(0) = lives_;
-    *out.Info<float>(1) = raw_reward;
-    *out.Info<bool>(2) = ale_->game_over();
-    std::memcpy(out.Info<uint8_t>(3), ale_->getRAM().array(), kRamSize);
-    if (zero_discount_on_life_loss_) *out.Info<float>(4) = discount;
+    *out[lives_field_] = lives_;
+    *out[raw_reward_] = raw_reward;
+    *out[game_over_] = ale_->game_over();
+    std::memcpy(out[ram_], ale_->getRAM().array(), kRamSize);
+    if (discount_.bound()) *out[discount_] = discount;
   }
 
   std::string task_;
   int stack_num_, frame_skip_, noop_max_;
-  bool episodic_life_, zero_discount_on_life_loss_, reward_clip_, gray_scale_;
+  bool episodic_life_, reward_clip_, gray_scale_;
   int channels_, height_, width_;
   size_t frame_bytes_;
   PlaneResizer resizer_;

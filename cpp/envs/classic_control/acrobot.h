@@ -160,18 +160,18 @@ class Acrobot {
     return spec;
   }
 
-  explicit Acrobot(const Config& /*config*/) {}
+  Acrobot(const Config& /*config*/, const EnvSpec& spec) : obs_(ObsField<float>(spec, "obs")) {}
 
   void Reset(Rng& rng, const StepOutput& out) {
     AcrobotResetState(rng, state_);
-    AcrobotObservation(state_, out.Obs<float>());
+    AcrobotObservation(state_, out[obs_]);
   }
 
   void Step(const void* action, Rng& /*rng*/, const StepOutput& out) {
     double reward = 0.0;
     AcrobotDynamics(state_, DiscreteAction(action), params_, out.terminated, &reward);
     *out.reward = static_cast<float>(reward);
-    AcrobotObservation(state_, out.Obs<float>());
+    AcrobotObservation(state_, out[obs_]);
   }
 
   std::vector<double> GetState() const {
@@ -189,6 +189,7 @@ class Acrobot {
   }
 
  private:
+  OutputField<float> obs_;
   AcrobotParams<double> params_;
   AcrobotState<double> state_{0.0, 0.0, 0.0, 0.0};
 };

@@ -79,20 +79,20 @@ class MountainCar {
     return spec;
   }
 
-  explicit MountainCar(const Config& config) {
+  MountainCar(const Config& config, const EnvSpec& spec) : obs_(ObsField<float>(spec, "obs")) {
     params_.goal_velocity = config.Double("goal_velocity");
   }
 
   void Reset(Rng& rng, const StepOutput& out) {
     MountainCarResetState(rng, state_);
-    MountainCarObservation(state_, out.Obs<float>());
+    MountainCarObservation(state_, out[obs_]);
   }
 
   void Step(const void* action, Rng& /*rng*/, const StepOutput& out) {
     double reward = 0.0;
     MountainCarDynamics(state_, DiscreteAction(action), params_, out.terminated, &reward);
     *out.reward = static_cast<float>(reward);
-    MountainCarObservation(state_, out.Obs<float>());
+    MountainCarObservation(state_, out[obs_]);
   }
 
   std::vector<double> GetState() const { return {state_.position, state_.velocity}; }
@@ -106,6 +106,7 @@ class MountainCar {
   }
 
  private:
+  OutputField<float> obs_;
   MountainCarParams<double> params_;
   MountainCarState<double> state_{0.0, 0.0};
 };

@@ -141,20 +141,21 @@ class MountainCarContinuous {
     return spec;
   }
 
-  explicit MountainCarContinuous(const Config& config) {
+  MountainCarContinuous(const Config& config, const EnvSpec& spec)
+      : obs_(ObsField<float>(spec, "obs")) {
     params_.goal_velocity = config.Double("goal_velocity");
   }
 
   void Reset(Rng& rng, const StepOutput& out) {
     MountainCarContinuousResetState(rng, state_);
-    MountainCarContinuousObservation(state_, out.Obs<float>());
+    MountainCarContinuousObservation(state_, out[obs_]);
   }
 
   void Step(const void* action, Rng& /*rng*/, const StepOutput& out) {
     double reward = 0.0;
     MountainCarContinuousDynamics(state_, BoxAction(action)[0], params_, out.terminated, &reward);
     *out.reward = static_cast<float>(reward);
-    MountainCarContinuousObservation(state_, out.Obs<float>());
+    MountainCarContinuousObservation(state_, out[obs_]);
   }
 
   std::vector<double> GetState() const { return {state_.position, state_.velocity}; }
@@ -173,6 +174,7 @@ class MountainCarContinuous {
   }
 
  private:
+  OutputField<float> obs_;
   MountainCarContinuousParams<double> params_;
   MountainCarContinuousState<double> state_{0.0, 0.0, true};
 };

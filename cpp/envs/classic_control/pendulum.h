@@ -95,11 +95,13 @@ class Pendulum {
     return spec;
   }
 
-  explicit Pendulum(const Config& config) { params_.SetGravity(config.Double("g")); }
+  Pendulum(const Config& config, const EnvSpec& spec) : obs_(ObsField<float>(spec, "obs")) {
+    params_.SetGravity(config.Double("g"));
+  }
 
   void Reset(Rng& rng, const StepOutput& out) {
     PendulumResetState(rng, state_);
-    PendulumObservation(state_, out.Obs<float>());
+    PendulumObservation(state_, out[obs_]);
   }
 
   void Step(const void* action, Rng& /*rng*/, const StepOutput& out) {
@@ -107,7 +109,7 @@ class Pendulum {
     PendulumDynamics(state_, BoxAction(action)[0], params_, &reward);
     *out.reward = static_cast<float>(reward);
     *out.terminated = false;
-    PendulumObservation(state_, out.Obs<float>());
+    PendulumObservation(state_, out[obs_]);
   }
 
   std::vector<double> GetState() const { return {state_.th, state_.thdot}; }
@@ -121,6 +123,7 @@ class Pendulum {
   }
 
  private:
+  OutputField<float> obs_;
   PendulumParams<double> params_;
   PendulumState<double> state_{0.0, 0.0};
 };

@@ -43,8 +43,9 @@ class FaultInjection {
     return s;
   }
 
-  explicit FaultInjection(const Config& c)
-      : fault_env_(c.Int("fault_env_id")),
+  FaultInjection(const Config& c, const EnvSpec& spec)
+      : obs_(ObsField<float>(spec, "obs")),
+        fault_env_(c.Int("fault_env_id")),
         throw_at_(c.Int("throw_at_step")),
         nan_at_(c.Int("nan_at_step")),
         stall_ms_(c.Int("stall_ms")),
@@ -55,7 +56,7 @@ class FaultInjection {
 
   void Reset(Rng& rng, const StepOutput& out) {
     steps_ = 0;
-    float* o = out.Obs<float>();
+    float* o = out[obs_];
     o[0] = 0.0f;
     o[1] = static_cast<float>(rng.Uniform());
   }
@@ -69,7 +70,7 @@ class FaultInjection {
     if (faulty && steps_ == throw_at_) {
       throw std::runtime_error("injected fault at step " + std::to_string(steps_));
     }
-    float* o = out.Obs<float>();
+    float* o = out[obs_];
     o[0] = static_cast<float>(steps_);
     o[1] = static_cast<float>(DiscreteAction(action));
     *out.reward = 1.0f;
@@ -87,6 +88,7 @@ class FaultInjection {
   }
 
  private:
+  OutputField<float> obs_;
   int64_t fault_env_, throw_at_, nan_at_, stall_ms_, episode_length_;
   int env_id_ = -1;
   int64_t steps_ = 0;

@@ -104,8 +104,10 @@ class Blackjack {
     return spec;
   }
 
-  explicit Blackjack(const Config& config)
-      : natural_(config.Bool("natural")), sab_(config.Bool("sab")) {}
+  Blackjack(const Config& config, const EnvSpec& spec)
+      : obs_(ObsField<int64_t>(spec, "obs")),
+        natural_(config.Bool("natural")),
+        sab_(config.Bool("sab")) {}
 
   void Reset(Rng& rng, const StepOutput& out) {
     dealer_.count = 0;
@@ -154,8 +156,9 @@ class Blackjack {
   }
 
  private:
+  OutputField<int64_t> obs_;
   void Write(const StepOutput& out) const {
-    int64_t* obs = out.Obs<int64_t>();
+    int64_t* obs = out[obs_];
     obs[0] = BlackjackSum(player_);
     obs[1] = dealer_.cards[0];
     obs[2] = BlackjackUsableAce(player_) ? 1 : 0;

@@ -60,18 +60,19 @@ class Catch {
     return spec;
   }
 
-  explicit Catch(const Config& config)
-      : height_(static_cast<int32_t>(config.Int("height"))),
+  Catch(const Config& config, const EnvSpec& spec)
+      : obs_(ObsField<float>(spec, "obs")),
+        height_(static_cast<int32_t>(config.Int("height"))),
         width_(static_cast<int32_t>(config.Int("width"))) {}
 
   void Reset(Rng& rng, const StepOutput& out) {
     s_ = CatchState{0, static_cast<int32_t>(rng.UniformInt(width_)), width_ / 2};
-    CatchObservation(s_, height_, width_, out.Obs<float>());
+    CatchObservation(s_, height_, width_, out[obs_]);
   }
 
   void Step(const void* action, Rng& /*rng*/, const StepOutput& out) {
     CatchDynamics(s_, DiscreteAction(action), height_, width_, out.reward, out.terminated);
-    CatchObservation(s_, height_, width_, out.Obs<float>());
+    CatchObservation(s_, height_, width_, out[obs_]);
   }
 
   // [ball row, ball column, paddle column]
@@ -92,6 +93,7 @@ class Catch {
   }
 
  private:
+  OutputField<float> obs_;
   int32_t height_;
   int32_t width_;
   CatchState s_{0, 0, 0};

@@ -71,20 +71,23 @@ class CliffWalking {
     return spec;
   }
 
-  explicit CliffWalking(const Config& config) : slippery_(config.Bool("is_slippery")) {}
+  CliffWalking(const Config& config, const EnvSpec& spec)
+      : obs_(ObsField<int64_t>(spec, "obs")),
+        prob_(InfoField<double>(spec, "prob")),
+        slippery_(config.Bool("is_slippery")) {}
 
   void Reset(Rng& /*rng*/, const StepOutput& out) {
     s_ = kCliffStart;
-    *out.Obs<int64_t>() = s_;
-    *out.Info<double>(0) = 1.0;
+    *out[obs_] = s_;
+    *out[prob_] = 1.0;
   }
 
   void Step(const void* action, Rng& rng, const StepOutput& out) {
     double reward = 0.0;
     CliffWalkingDynamics(&s_, DiscreteAction(action), slippery_, rng, &reward, out.terminated,
-                         out.Info<double>(0));
+                         out[prob_]);
     *out.reward = static_cast<float>(reward);
-    *out.Obs<int64_t>() = s_;
+    *out[obs_] = s_;
   }
 
   std::vector<double> GetState() const { return {static_cast<double>(s_)}; }
@@ -97,6 +100,8 @@ class CliffWalking {
   }
 
  private:
+  OutputField<int64_t> obs_;
+  OutputField<double> prob_;
   bool slippery_ = false;
   int32_t s_ = kCliffStart;
 };

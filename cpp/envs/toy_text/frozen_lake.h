@@ -95,21 +95,24 @@ class FrozenLake {
     return spec;
   }
 
-  explicit FrozenLake(const Config& config) : model_(Shared(config)) {}
+  FrozenLake(const Config& config, const EnvSpec& spec)
+      : obs_(ObsField<int64_t>(spec, "obs")),
+        prob_(InfoField<double>(spec, "prob")),
+        model_(Shared(config)) {}
 
   void Reset(Rng& rng, const StepOutput& out) {
     const auto& starts = model_->starts;
     s_ = starts.size() == 1 ? starts[0] : starts[rng.UniformInt(starts.size())];
-    *out.Obs<int64_t>() = s_;
-    *out.Info<double>(0) = 1.0;
+    *out[obs_] = s_;
+    *out[prob_] = 1.0;
   }
 
   void Step(const void* action, Rng& rng, const StepOutput& out) {
     double reward = 0.0;
     FrozenLakeDynamics(model_->p, &s_, DiscreteAction(action), rng, &reward, out.terminated,
-                       out.Info<double>(0));
+                       out[prob_]);
     *out.reward = static_cast<float>(reward);
-    *out.Obs<int64_t>() = s_;
+    *out[obs_] = s_;
   }
 
   std::vector<double> GetState() const { return {static_cast<double>(s_)}; }
@@ -184,6 +187,8 @@ class FrozenLake {
   }
 
  private:
+  OutputField<int64_t> obs_;
+  OutputField<double> prob_;
   // One model per distinct config, shared by all envs built from it (a pool
   // of 4096 envs reads one copy of the map, which stays in cache).
   static std::shared_ptr<const FrozenLakeModel> Shared(const Config& config) {

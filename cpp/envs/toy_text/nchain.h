@@ -58,11 +58,12 @@ class NChain {
     return spec;
   }
 
-  explicit NChain(const Config& config) : p_(Params(config)) {}
+  NChain(const Config& config, const EnvSpec& spec)
+      : obs_(ObsField<int64_t>(spec, "obs")), p_(Params(config)) {}
 
   void Reset(Rng& /*rng*/, const StepOutput& out) {
     s_ = 0;
-    *out.Obs<int64_t>() = s_;
+    *out[obs_] = s_;
   }
 
   void Step(const void* action, Rng& rng, const StepOutput& out) {
@@ -70,7 +71,7 @@ class NChain {
     NChainDynamics(&s_, DiscreteAction(action), p_, rng, &reward);
     *out.reward = static_cast<float>(reward);
     *out.terminated = false;
-    *out.Obs<int64_t>() = s_;
+    *out[obs_] = s_;
   }
 
   std::vector<double> GetState() const { return {static_cast<double>(s_)}; }
@@ -83,6 +84,7 @@ class NChain {
   }
 
  private:
+  OutputField<int64_t> obs_;
   static NChainParams Params(const Config& config) {
     NChainParams p;
     const int64_t n = config.Int("n");

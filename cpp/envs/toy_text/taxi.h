@@ -170,7 +170,11 @@ class Taxi {
     return spec;
   }
 
-  explicit Taxi(const Config& config) : params_(Params(config)) {}
+  Taxi(const Config& config, const EnvSpec& spec)
+      : obs_(ObsField<int64_t>(spec, "obs")),
+        prob_(InfoField<double>(spec, "prob")),
+        action_mask_(InfoField<int8_t>(spec, "action_mask")),
+        params_(Params(config)) {}
 
   // Uniform over the 300 states with the passenger waiting at a stand and a
   // different destination.
@@ -210,6 +214,9 @@ class Taxi {
   }
 
  private:
+  OutputField<int64_t> obs_;
+  OutputField<double> prob_;
+  OutputField<int8_t> action_mask_;
   static TaxiParams Params(const Config& config) {
     TaxiParams p;
     p.rainy = config.Bool("is_rainy");
@@ -227,9 +234,9 @@ class Taxi {
   }
 
   void Write(double prob, const StepOutput& out) const {
-    *out.Obs<int64_t>() = s_;
-    *out.Info<double>(0) = prob;
-    TaxiActionMask(s_, out.Info<int8_t>(1));
+    *out[obs_] = s_;
+    *out[prob_] = prob;
+    TaxiActionMask(s_, out[action_mask_]);
   }
 
   TaxiParams params_;
