@@ -27,7 +27,7 @@ class DmcAcrobot : public dmc::DmcEnvBase {
     return spec;
   }
 
-  explicit DmcAcrobot(const Config& config)
+  DmcAcrobot(const Config& config, const EnvSpec& spec)
       : DmcEnvBase(config, /*control_timestep=*/0.0, /*own_model=*/false),
         sparse_(Sparse(config.String("task_name"))),
         upper_(Id(mjOBJ_BODY, "upper_arm")),
@@ -35,7 +35,10 @@ class DmcAcrobot : public dmc::DmcEnvBase {
         target_(Id(mjOBJ_SITE, "target")),
         tip_(Id(mjOBJ_SITE, "tip")),
         shoulder_(JointQpos("shoulder")),
-        elbow_(JointQpos("elbow")) {}
+        elbow_(JointQpos("elbow")) {
+    obs_orientations_ = ObsField<double>(spec, "orientations");
+    obs_velocity_ = ObsField<double>(spec, "velocity");
+  }
 
   void Reset(Rng& rng, const StepOutput& out) {
     PhysicsReset();
@@ -60,6 +63,9 @@ class DmcAcrobot : public dmc::DmcEnvBase {
   }
 
  private:
+  // Observation fields.
+  OutputField<double> obs_orientations_;
+  OutputField<double> obs_velocity_;
   static bool Sparse(const std::string& task) {
     if (task == "swingup") return false;
     if (task == "swingup_sparse") return true;
@@ -67,12 +73,12 @@ class DmcAcrobot : public dmc::DmcEnvBase {
   }
 
   void WriteObs(const StepOutput& out) const {
-    double* o = out.Obs<double>(0);
+    double* o = out[obs_orientations_];
     o[0] = data_->xmat[9 * upper_ + 2];
     o[1] = data_->xmat[9 * lower_ + 2];
     o[2] = data_->xmat[9 * upper_ + 8];
     o[3] = data_->xmat[9 * lower_ + 8];
-    std::memcpy(out.Obs<double>(1), data_->qvel, sizeof(double) * model_->nv);
+    std::memcpy(out[obs_velocity_], data_->qvel, sizeof(double) * model_->nv);
   }
 
   bool sparse_;

@@ -27,13 +27,15 @@ class DmcBallInCup : public dmc::DmcEnvBase {
     return spec;
   }
 
-  explicit DmcBallInCup(const Config& config)
+  DmcBallInCup(const Config& config, const EnvSpec& spec)
       : DmcEnvBase(config, kControlTimestep, /*own_model=*/false),
         ball_x_(JointQpos("ball_x")),
         ball_z_(JointQpos("ball_z")),
         target_(Id(mjOBJ_SITE, "target")),
         ball_body_(Id(mjOBJ_BODY, "ball")),
         ball_geom_(Id(mjOBJ_GEOM, "ball")) {
+    obs_position_ = ObsField<double>(spec, "position");
+    obs_velocity_ = ObsField<double>(spec, "velocity");
     CheckTask(config.String("task_name"));
   }
 
@@ -65,6 +67,9 @@ class DmcBallInCup : public dmc::DmcEnvBase {
   }
 
  private:
+  // Observation fields.
+  OutputField<double> obs_position_;
+  OutputField<double> obs_velocity_;
   static constexpr double kControlTimestep = 0.02;
 
   static void CheckTask(const std::string& task) {
@@ -72,8 +77,8 @@ class DmcBallInCup : public dmc::DmcEnvBase {
   }
 
   void WriteObs(const StepOutput& out) const {
-    std::memcpy(out.Obs<double>(0), data_->qpos, sizeof(double) * model_->nq);
-    std::memcpy(out.Obs<double>(1), data_->qvel, sizeof(double) * model_->nv);
+    std::memcpy(out[obs_position_], data_->qpos, sizeof(double) * model_->nq);
+    std::memcpy(out[obs_velocity_], data_->qvel, sizeof(double) * model_->nv);
   }
 
   int ball_x_;

@@ -28,10 +28,12 @@ class DmcCartpole : public dmc::DmcEnvBase {
     return spec;
   }
 
-  explicit DmcCartpole(const Config& config)
+  DmcCartpole(const Config& config, const EnvSpec& spec)
       : DmcEnvBase(config, /*control_timestep=*/0.0, /*own_model=*/false),
         slider_(JointQpos("slider")),
         hinge_1_(JointQpos("hinge_1")) {
+    obs_position_ = ObsField<double>(spec, "position");
+    obs_velocity_ = ObsField<double>(spec, "velocity");
     const Options o = Parse(config.String("task_name"));
     swing_up_ = o.swing_up;
     sparse_ = o.sparse;
@@ -63,6 +65,9 @@ class DmcCartpole : public dmc::DmcEnvBase {
   }
 
  private:
+  // Observation fields.
+  OutputField<double> obs_position_;
+  OutputField<double> obs_velocity_;
   struct Options {
     bool swing_up;
     bool sparse;
@@ -105,13 +110,13 @@ class DmcCartpole : public dmc::DmcEnvBase {
   }
 
   void WriteObs(const StepOutput& out) const {
-    double* pos = out.Obs<double>(0);
+    double* pos = out[obs_position_];
     *pos++ = data_->qpos[slider_];
     for (int b = 2; b < model_->nbody; ++b) {
       *pos++ = data_->xmat[9 * b + 8];
       *pos++ = data_->xmat[9 * b + 2];
     }
-    std::memcpy(out.Obs<double>(1), data_->qvel, sizeof(double) * model_->nv);
+    std::memcpy(out[obs_velocity_], data_->qvel, sizeof(double) * model_->nv);
   }
 
   int slider_;

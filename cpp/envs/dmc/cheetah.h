@@ -25,9 +25,11 @@ class DmcCheetah : public dmc::DmcEnvBase {
     return spec;
   }
 
-  explicit DmcCheetah(const Config& config)
+  DmcCheetah(const Config& config, const EnvSpec& spec)
       : DmcEnvBase(config, /*control_timestep=*/0.0, /*own_model=*/false),
         speed_adr_(SensorAdr("torso_subtreelinvel")) {
+    obs_position_ = ObsField<double>(spec, "position");
+    obs_velocity_ = ObsField<double>(spec, "velocity");
     CheckTask(config.String("task_name"));
   }
 
@@ -58,6 +60,9 @@ class DmcCheetah : public dmc::DmcEnvBase {
   }
 
  private:
+  // Observation fields.
+  OutputField<double> obs_position_;
+  OutputField<double> obs_velocity_;
   static constexpr double kRunSpeed = 10;
 
   static void CheckTask(const std::string& task) {
@@ -65,9 +70,9 @@ class DmcCheetah : public dmc::DmcEnvBase {
   }
 
   void WriteObs(const StepOutput& out) const {
-    double* pos = out.Obs<double>(0);
+    double* pos = out[obs_position_];
     for (int i = 1; i < model_->nq; ++i) *pos++ = data_->qpos[i];
-    std::memcpy(out.Obs<double>(1), data_->qvel, sizeof(double) * model_->nv);
+    std::memcpy(out[obs_velocity_], data_->qvel, sizeof(double) * model_->nv);
   }
 
   int speed_adr_;

@@ -1,9 +1,8 @@
-// What every DeepMind Control suite task shares: the model registry (XML and
-// assets handed over from Python, loaded once per process through a MuJoCo
-// VFS), dm_control's Physics mechanics (reset with actuation disabled, the
-// "legacy" step that leaves position/velocity-dependent data up to date,
-// n_sub_steps from the control timestep, a new MuJoCo warning as a physics
-// error), its reward tolerance functions and its joint randomiser.
+// What every DeepMind Control suite task shares: dm_control's Physics
+// mechanics (reset with actuation disabled, the "legacy" step that leaves
+// position/velocity-dependent data up to date, n_sub_steps from the control
+// timestep, a new MuJoCo warning as a physics error) and its joint randomiser.
+// The model registry is in model_registry.h, the reward shaping in rewards.h.
 //
 // Behaviour follows dm_control 1.0.50 (rl/control.py, mujoco/engine.py,
 // utils/rewards.py, suite/utils/randomizers.py), checked against it by
@@ -28,187 +27,12 @@
 #include "core/errors.h"
 #include "core/random.h"
 #include "core/spec.h"
+#include "envs/dmc/model_registry.h"
+#include "envs/dmc/rewards.h"
 #include "envs/mujoco/mujoco_env.h"
 
 namespace envpool_x {
 namespace dmc {
-
-// ---- models -----------------------------------------------------------------
-
-// The two read-only models of one registered XML: as compiled, and a twin
-// with actuation disabled for dm_control's reset-time mj_forward (which
-// toggles the flag on its own model; a model shared by threads can't be
-// toggled).
-struct SharedModel {
-  std::shared_ptr<const mjModel> model;
-  std::shared_ptr<const mjModel> no_actuation;
-};
-
-class ModelRegistry {
- public:
-  static ModelRegistry& Get() {
-    static ModelRegistry registry;
-    return registry;
-  }
-
-  // Python registers a model (dm_control's XML plus its asset files) under a
-  // key that names its content; registering a key again is a no-op.
-  void Add(const std::string& key, std::string xml, std::vector<std::string> asset_names,
-           std::vector<std::string> asset_data) {
-    if (asset_names.size() != asset_data.size()) {
-      throw ValueError("dmc model '" + key + "': " + std::to_string(asset_names.size()) +
-                       " asset names but " + std::to_string(asset_data.size()) + " contents");
-    }
-    std::lock_guard<std::mutex> lock(mu_);
-    if (sources_.count(key) != 0) return;
-    sources_[key] = Source{std::move(xml), std::move(asset_names), std::move(asset_data)};
-  }
-
-  bool Has(const std::string& key) {
-    std::lock_guard<std::mutex> lock(mu_);
-    return sources_.count(key) != 0;
-  }
-
-  SharedModel Load(const std::string& key) {
-    mujoco_detail::InstallHandlers();
-    std::lock_guard<std::mutex> lock(mu_);
-    auto cached = models_.find(key);
-    if (cached != models_.end()) {
-      SharedModel m{cached->second.model.lock(), cached->second.no_actuation.lock()};
-      if (m.model && m.no_actuation) return m;
-    }
-    auto src = sources_.find(key);
-    if (src == sources_.end()) {
-      throw ValueError("no DeepMind Control model '" + key +
-                       "' is registered (envpool_x.dmc registers them when a task is made)");
-    }
-    mjModel* raw = Compile(key, src->second);
-    mjModel* twin = mj_copyModel(nullptr, raw);
-    twin->opt.disableflags |= mjDSBL_ACTUATION;
-    SharedModel m{std::shared_ptr<const mjModel>(raw, mujoco_detail::ModelDeleter()),
-                  std::shared_ptr<const mjModel>(twin, mujoco_detail::ModelDeleter())};
-    models_[key] = Weak{m.model, m.no_actuation};
-    return m;
-  }
-
- private:
-  struct Source {
-    std::string xml;
-    std::vector<std::string> asset_names;
-    std::vector<std::string> asset_data;
-  };
-  struct Weak {
-    std::weak_ptr<const mjModel> model;
-    std::weak_ptr<const mjModel> no_actuation;
-  };
-
-  static mjModel* Compile(const std::string& key, const Source& src) {
-    mjVFS vfs;
-    mj_defaultVFS(&vfs);
-    // The XML's includes name the assets relative to the model's folder, as
-    // dm_control's `common.ASSETS` keys do.
-    const std::string model_name = "envpool_x_dmc_model.xml";
-    int rc =
-        mj_addBufferVFS(&vfs, model_name.c_str(), src.xml.data(), static_cast<int>(src.xml.size()));
-    for (size_t i = 0; rc == 0 && i < src.asset_names.size(); ++i) {
-      rc = mj_addBufferVFS(&vfs, src.asset_names[i].c_str(), src.asset_data[i].data(),
-                           static_cast<int>(src.asset_data[i].size()));
-    }
-    if (rc != 0) {
-      mj_deleteVFS(&vfs);
-      throw ValueError("dmc model '" + key + "': MuJoCo's VFS refused an asset (code " +
-                       std::to_string(rc) + ")");
-    }
-    char error[1000] = "";
-    mjModel* m = mj_loadXML(model_name.c_str(), &vfs, error, sizeof(error));
-    mj_deleteVFS(&vfs);
-    if (m == nullptr) {
-      throw ValueError("MuJoCo could not compile the dm_control model '" + key + "': " + error);
-    }
-    return m;
-  }
-
-  std::mutex mu_;
-  std::map<std::string, Source> sources_;
-  std::map<std::string, Weak> models_;
-};
-
-// ---- rewards (dm_control.utils.rewards) --------------------------------------
-
-enum class Sigmoid {
-  kGaussian,
-  kHyperbolic,
-  kLongTail,
-  kReciprocal,
-  kCosine,
-  kLinear,
-  kQuadratic,
-  kTanhSquared,
-};
-
-// dm_control's `_sigmoids(x, value_at_1, sigmoid)`: a function of x >= 0
-// that is 1 at 0 and `value_at_1` at 1.
-inline double SigmoidValue(double x, double value_at_1, Sigmoid sigmoid) {
-  const bool zero_ok =
-      sigmoid == Sigmoid::kCosine || sigmoid == Sigmoid::kLinear || sigmoid == Sigmoid::kQuadratic;
-  if (zero_ok ? !(0.0 <= value_at_1 && value_at_1 < 1.0)
-              : !(0.0 < value_at_1 && value_at_1 < 1.0)) {
-    throw ValueError("tolerance: value_at_margin " + std::to_string(value_at_1) +
-                     " is out of range for this sigmoid");
-  }
-  switch (sigmoid) {
-    case Sigmoid::kGaussian: {
-      const double scale = std::sqrt(-2.0 * std::log(value_at_1));
-      const double s = x * scale;
-      return std::exp(-0.5 * (s * s));
-    }
-    case Sigmoid::kHyperbolic: {
-      const double scale = std::acosh(1.0 / value_at_1);
-      return 1.0 / std::cosh(x * scale);
-    }
-    case Sigmoid::kLongTail: {
-      const double scale = std::sqrt(1.0 / value_at_1 - 1.0);
-      const double s = x * scale;
-      return 1.0 / (s * s + 1.0);
-    }
-    case Sigmoid::kReciprocal: {
-      const double scale = 1.0 / value_at_1 - 1.0;
-      return 1.0 / (std::abs(x) * scale + 1.0);
-    }
-    case Sigmoid::kCosine: {
-      const double scale = std::acos(2.0 * value_at_1 - 1.0) / M_PI;
-      const double s = x * scale;
-      return std::abs(s) < 1.0 ? (1.0 + std::cos(M_PI * s)) / 2.0 : 0.0;
-    }
-    case Sigmoid::kLinear: {
-      const double s = x * (1.0 - value_at_1);
-      return std::abs(s) < 1.0 ? 1.0 - s : 0.0;
-    }
-    case Sigmoid::kQuadratic: {
-      const double s = x * std::sqrt(1.0 - value_at_1);
-      return std::abs(s) < 1.0 ? 1.0 - s * s : 0.0;
-    }
-    case Sigmoid::kTanhSquared: {
-      const double scale = std::atanh(std::sqrt(1.0 - value_at_1));
-      const double t = std::tanh(x * scale);
-      return 1.0 - t * t;
-    }
-  }
-  return 0.0;
-}
-
-// dm_control's `rewards.tolerance`: 1 inside [lower, upper], falling off
-// outside by `sigmoid` over `margin` (0 outside when margin is 0).
-inline double Tolerance(double x, double lower, double upper, double margin = 0.0,
-                        Sigmoid sigmoid = Sigmoid::kGaussian, double value_at_margin = 0.1) {
-  if (lower > upper) throw ValueError("tolerance: lower bound must be <= upper bound");
-  if (margin < 0) throw ValueError("tolerance: margin must be non-negative");
-  const bool in_bounds = lower <= x && x <= upper;
-  if (margin == 0) return in_bounds ? 1.0 : 0.0;
-  if (in_bounds) return 1.0;
-  const double d = (x < lower ? lower - x : x - upper) / margin;
-  return SigmoidValue(d, value_at_margin, sigmoid);
-}
 
 // ---- specs ----------------------------------------------------------------------
 

@@ -34,7 +34,7 @@ class DmcFinger : public dmc::DmcEnvBase {
     return spec;
   }
 
-  explicit DmcFinger(const Config& config)
+  DmcFinger(const Config& config, const EnvSpec& spec)
       : DmcEnvBase(config, kControlTimestep, /*own_model=*/true),
         target_radius_(TargetRadius(config.String("task_name"))),
         target_site_(Id(mjOBJ_SITE, "target")),
@@ -50,6 +50,11 @@ class DmcFinger : public dmc::DmcEnvBase {
         hinge_velocity_(SensorAdr("hinge_velocity")),
         touchtop_(SensorAdr("touchtop")),
         touchbottom_(SensorAdr("touchbottom")) {
+    obs_position_ = ObsField<double>(spec, "position");
+    obs_velocity_ = ObsField<double>(spec, "velocity");
+    obs_touch_ = ObsField<double>(spec, "touch");
+    obs_target_position_ = OptionalObsField<double>(spec, "target_position");
+    obs_dist_to_target_ = OptionalObsField<double>(spec, "dist_to_target");
     mjModel* m = mutable_model();
     if (turn()) {
       m->site_size[3 * target_site_] = target_radius_;
@@ -107,6 +112,12 @@ class DmcFinger : public dmc::DmcEnvBase {
   }
 
  private:
+  // Observation fields (dist_to_target, target_position: only with some tasks).
+  OutputField<double> obs_position_;
+  OutputField<double> obs_velocity_;
+  OutputField<double> obs_touch_;
+  OutputField<double> obs_target_position_;
+  OutputField<double> obs_dist_to_target_;
   static constexpr double kControlTimestep = 0.02;
   static constexpr double kSpinVelocity = 15.0;
 
@@ -132,23 +143,23 @@ class DmcFinger : public dmc::DmcEnvBase {
 
   void WriteObs(const StepOutput& out) const {
     const double* s = data_->sensordata;
-    double* pos = out.Obs<double>(0);
+    double* pos = out[obs_position_];
     pos[0] = s[proximal_];
     pos[1] = s[distal_];
     pos[2] = Rel(tip_, 0);
     pos[3] = Rel(tip_, 2);
-    double* vel = out.Obs<double>(1);
+    double* vel = out[obs_velocity_];
     vel[0] = s[proximal_velocity_];
     vel[1] = s[distal_velocity_];
     vel[2] = s[hinge_velocity_];
-    double* touch = out.Obs<double>(2);
+    double* touch = out[obs_touch_];
     touch[0] = std::log1p(s[touchtop_]);
     touch[1] = std::log1p(s[touchbottom_]);
     if (turn()) {
-      double* target = out.Obs<double>(3);
+      double* target = out[obs_target_position_];
       target[0] = Rel(target_, 0);
       target[1] = Rel(target_, 2);
-      *out.Obs<double>(4) = DistToTarget();
+      *out[obs_dist_to_target_] = DistToTarget();
     }
   }
 

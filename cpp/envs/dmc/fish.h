@@ -29,7 +29,7 @@ class DmcFish : public dmc::DmcEnvBase {
     return spec;
   }
 
-  explicit DmcFish(const Config& config)
+  DmcFish(const Config& config, const EnvSpec& spec)
       : DmcEnvBase(config, kControlTimestep,
                    /*own_model=*/IsSwim(config.String("task_name"))),
         swim_(IsSwim(config.String("task_name"))),
@@ -37,6 +37,10 @@ class DmcFish : public dmc::DmcEnvBase {
         mouth_(Id(mjOBJ_GEOM, "mouth")),
         target_(Id(mjOBJ_GEOM, "target")),
         root_qpos_(JointQpos("root")) {
+    obs_joint_angles_ = ObsField<double>(spec, "joint_angles");
+    obs_upright_ = ObsField<double>(spec, "upright");
+    obs_target_ = OptionalObsField<double>(spec, "target");
+    obs_velocity_ = ObsField<double>(spec, "velocity");
     for (int i = 0; i < kNumJoints; ++i) joint_qpos_[i] = JointQpos(kJoints[i]);
   }
 
@@ -93,6 +97,11 @@ class DmcFish : public dmc::DmcEnvBase {
   }
 
  private:
+  // Observation fields (target: only with some tasks).
+  OutputField<double> obs_joint_angles_;
+  OutputField<double> obs_upright_;
+  OutputField<double> obs_target_;
+  OutputField<double> obs_velocity_;
   static constexpr double kControlTimestep = 0.04;
   static constexpr int kNumJoints = 7;
   static constexpr const char* kJoints[kNumJoints] = {
@@ -118,12 +127,11 @@ class DmcFish : public dmc::DmcEnvBase {
   }
 
   void WriteObs(const StepOutput& out) const {
-    double* angles = out.Obs<double>(0);
+    double* angles = out[obs_joint_angles_];
     for (int i = 0; i < kNumJoints; ++i) angles[i] = data_->qpos[joint_qpos_[i]];
-    *out.Obs<double>(1) = Upright();
-    int next = 2;
-    if (swim_) MouthToTarget(out.Obs<double>(next++));
-    std::memcpy(out.Obs<double>(next), data_->qvel, sizeof(double) * model_->nv);
+    *out[obs_upright_] = Upright();
+    if (swim_) MouthToTarget(out[obs_target_]);
+    std::memcpy(out[obs_velocity_], data_->qvel, sizeof(double) * model_->nv);
   }
 
   bool swim_;

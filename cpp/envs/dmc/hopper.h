@@ -28,14 +28,18 @@ class DmcHopper : public dmc::DmcEnvBase {
     return spec;
   }
 
-  explicit DmcHopper(const Config& config)
+  DmcHopper(const Config& config, const EnvSpec& spec)
       : DmcEnvBase(config, kControlTimestep, /*own_model=*/false),
         hopping_(Hopping(config.String("task_name"))),
         torso_(Id(mjOBJ_BODY, "torso")),
         foot_(Id(mjOBJ_BODY, "foot")),
         speed_adr_(SensorAdr("torso_subtreelinvel")),
         toe_adr_(SensorAdr("touch_toe")),
-        heel_adr_(SensorAdr("touch_heel")) {}
+        heel_adr_(SensorAdr("touch_heel")) {
+    obs_position_ = ObsField<double>(spec, "position");
+    obs_velocity_ = ObsField<double>(spec, "velocity");
+    obs_touch_ = ObsField<double>(spec, "touch");
+  }
 
   void Reset(Rng& rng, const StepOutput& out) {
     PhysicsReset();
@@ -68,6 +72,10 @@ class DmcHopper : public dmc::DmcEnvBase {
   }
 
  private:
+  // Observation fields.
+  OutputField<double> obs_position_;
+  OutputField<double> obs_velocity_;
+  OutputField<double> obs_touch_;
   static constexpr double kControlTimestep = 0.02;
   static constexpr double kStandHeight = 0.6;
   static constexpr double kHopSpeed = 2;
@@ -79,10 +87,10 @@ class DmcHopper : public dmc::DmcEnvBase {
   }
 
   void WriteObs(const StepOutput& out) const {
-    double* pos = out.Obs<double>(0);
+    double* pos = out[obs_position_];
     for (int i = 1; i < model_->nq; ++i) *pos++ = data_->qpos[i];
-    std::memcpy(out.Obs<double>(1), data_->qvel, sizeof(double) * model_->nv);
-    double* touch = out.Obs<double>(2);
+    std::memcpy(out[obs_velocity_], data_->qvel, sizeof(double) * model_->nv);
+    double* touch = out[obs_touch_];
     touch[0] = std::log1p(data_->sensordata[toe_adr_]);
     touch[1] = std::log1p(data_->sensordata[heel_adr_]);
   }

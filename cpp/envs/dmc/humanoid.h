@@ -31,12 +31,18 @@ class DmcHumanoid : public dmc::DmcEnvBase {
     return spec;
   }
 
-  explicit DmcHumanoid(const Config& config)
+  DmcHumanoid(const Config& config, const EnvSpec& spec)
       : DmcEnvBase(config, kControlTimestep, /*own_model=*/false),
         move_speed_(MoveSpeed(config.String("task_name"))),
         torso_(Id(mjOBJ_BODY, "torso")),
         head_(Id(mjOBJ_BODY, "head")),
         com_vel_adr_(SensorAdr("torso_subtreelinvel")) {
+    obs_joint_angles_ = ObsField<double>(spec, "joint_angles");
+    obs_head_height_ = ObsField<double>(spec, "head_height");
+    obs_extremities_ = ObsField<double>(spec, "extremities");
+    obs_torso_vertical_ = ObsField<double>(spec, "torso_vertical");
+    obs_com_velocity_ = ObsField<double>(spec, "com_velocity");
+    obs_velocity_ = ObsField<double>(spec, "velocity");
     for (int i = 0; i < kNumExtremities; ++i) extremities_[i] = Id(mjOBJ_BODY, kExtremities[i]);
   }
 
@@ -83,6 +89,13 @@ class DmcHumanoid : public dmc::DmcEnvBase {
   }
 
  private:
+  // Observation fields.
+  OutputField<double> obs_joint_angles_;
+  OutputField<double> obs_head_height_;
+  OutputField<double> obs_extremities_;
+  OutputField<double> obs_torso_vertical_;
+  OutputField<double> obs_com_velocity_;
+  OutputField<double> obs_velocity_;
   static constexpr double kControlTimestep = 0.025;
   static constexpr double kStandHeight = 1.4;
   static constexpr int kNumExtremities = 4;
@@ -99,21 +112,21 @@ class DmcHumanoid : public dmc::DmcEnvBase {
   double HeadHeight() const { return data_->xpos[3 * head_ + 2]; }
 
   void WriteObs(const StepOutput& out) const {
-    std::memcpy(out.Obs<double>(0), data_->qpos + 7, sizeof(double) * (model_->nq - 7));
-    *out.Obs<double>(1) = HeadHeight();
+    std::memcpy(out[obs_joint_angles_], data_->qpos + 7, sizeof(double) * (model_->nq - 7));
+    *out[obs_head_height_] = HeadHeight();
     // Torso-to-limb vectors in the torso's frame (row vector times xmat).
     const double* frame = data_->xmat + 9 * torso_;
     const double* torso_pos = data_->xpos + 3 * torso_;
-    double* ext = out.Obs<double>(2);
+    double* ext = out[obs_extremities_];
     for (int e = 0; e < kNumExtremities; ++e) {
       double v[3];
       for (int i = 0; i < 3; ++i) v[i] = data_->xpos[3 * extremities_[e] + i] - torso_pos[i];
       mju_mulMatTVec3(ext + 3 * e, frame, v);
     }
     // The torso's z axis row: xmat's zx, zy, zz.
-    std::memcpy(out.Obs<double>(3), frame + 6, sizeof(double) * 3);
-    std::memcpy(out.Obs<double>(4), data_->sensordata + com_vel_adr_, sizeof(double) * 3);
-    std::memcpy(out.Obs<double>(5), data_->qvel, sizeof(double) * model_->nv);
+    std::memcpy(out[obs_torso_vertical_], frame + 6, sizeof(double) * 3);
+    std::memcpy(out[obs_com_velocity_], data_->sensordata + com_vel_adr_, sizeof(double) * 3);
+    std::memcpy(out[obs_velocity_], data_->qvel, sizeof(double) * model_->nv);
   }
 
   double move_speed_;

@@ -33,7 +33,7 @@ class DmcManipulator : public dmc::DmcEnvBase {
     return spec;
   }
 
-  explicit DmcManipulator(const Config& config)
+  DmcManipulator(const Config& config, const EnvSpec& spec)
       : DmcEnvBase(config, kControlTimestep, /*own_model=*/true),
         hand_(Id(mjOBJ_BODY, "hand")),
         object_(Id(mjOBJ_BODY, "ball")),
@@ -43,6 +43,13 @@ class DmcManipulator : public dmc::DmcEnvBase {
         target_site_(Id(mjOBJ_SITE, "target_ball")),
         finger_qpos_(JointQpos("finger")),
         thumb_qpos_(JointQpos("thumb")) {
+    obs_arm_pos_ = ObsField<double>(spec, "arm_pos");
+    obs_arm_vel_ = ObsField<double>(spec, "arm_vel");
+    obs_touch_ = ObsField<double>(spec, "touch");
+    obs_hand_pos_ = ObsField<double>(spec, "hand_pos");
+    obs_object_pos_ = ObsField<double>(spec, "object_pos");
+    obs_object_vel_ = ObsField<double>(spec, "object_vel");
+    obs_target_pos_ = ObsField<double>(spec, "target_pos");
     CheckTask(config.String("task_name"));
     for (int i = 0; i < kNumArmJoints; ++i) {
       const int j = Id(mjOBJ_JOINT, kArmJoints[i]);
@@ -134,6 +141,14 @@ class DmcManipulator : public dmc::DmcEnvBase {
   }
 
  private:
+  // Observation fields.
+  OutputField<double> obs_arm_pos_;
+  OutputField<double> obs_arm_vel_;
+  OutputField<double> obs_touch_;
+  OutputField<double> obs_hand_pos_;
+  OutputField<double> obs_object_pos_;
+  OutputField<double> obs_object_vel_;
+  OutputField<double> obs_target_pos_;
   static constexpr double kControlTimestep = 0.01;
   static constexpr double kClose = 0.01;
   static constexpr double kPInHand = 0.1;
@@ -162,21 +177,21 @@ class DmcManipulator : public dmc::DmcEnvBase {
   }
 
   void WriteObs(const StepOutput& out) const {
-    double* pos = out.Obs<double>(0);
-    double* vel = out.Obs<double>(1);
+    double* pos = out[obs_arm_pos_];
+    double* vel = out[obs_arm_vel_];
     for (int i = 0; i < kNumArmJoints; ++i) {
       const double q = data_->qpos[arm_qpos_[i]];
       pos[2 * i] = std::sin(q);
       pos[2 * i + 1] = std::cos(q);
       vel[i] = data_->qvel[arm_dof_[i]];
     }
-    double* touch = out.Obs<double>(2);
+    double* touch = out[obs_touch_];
     for (int i = 0; i < kNumTouch; ++i) touch[i] = std::log1p(data_->sensordata[touch_adr_[i]]);
-    Pose2d(hand_, out.Obs<double>(3));
-    Pose2d(object_, out.Obs<double>(4));
-    double* object_vel = out.Obs<double>(5);
+    Pose2d(hand_, out[obs_hand_pos_]);
+    Pose2d(object_, out[obs_object_pos_]);
+    double* object_vel = out[obs_object_vel_];
     for (int i = 0; i < 3; ++i) object_vel[i] = data_->qvel[object_dof_[i]];
-    Pose2d(target_, out.Obs<double>(6));
+    Pose2d(target_, out[obs_target_pos_]);
   }
 
   int hand_;

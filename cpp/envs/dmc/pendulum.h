@@ -27,11 +27,13 @@ class DmcPendulum : public dmc::DmcEnvBase {
     return spec;
   }
 
-  explicit DmcPendulum(const Config& config)
+  DmcPendulum(const Config& config, const EnvSpec& spec)
       : DmcEnvBase(config, /*control_timestep=*/0.0, /*own_model=*/false),
         pole_(Id(mjOBJ_BODY, "pole")),
         hinge_qpos_(JointQpos("hinge")),
         hinge_dof_(JointDof("hinge")) {
+    obs_orientation_ = ObsField<double>(spec, "orientation");
+    obs_velocity_ = ObsField<double>(spec, "velocity");
     CheckTask(config.String("task_name"));
   }
 
@@ -53,15 +55,18 @@ class DmcPendulum : public dmc::DmcEnvBase {
   }
 
  private:
+  // Observation fields.
+  OutputField<double> obs_orientation_;
+  OutputField<double> obs_velocity_;
   static void CheckTask(const std::string& task) {
     if (task != "swingup") throw ValueError("pendulum has no task '" + task + "' (tasks: swingup)");
   }
 
   void WriteObs(const StepOutput& out) const {
-    double* o = out.Obs<double>(0);
+    double* o = out[obs_orientation_];
     o[0] = data_->xmat[9 * pole_ + 8];
     o[1] = data_->xmat[9 * pole_ + 2];
-    *out.Obs<double>(1) = data_->qvel[hinge_dof_];
+    *out[obs_velocity_] = data_->qvel[hinge_dof_];
   }
 
   int pole_;

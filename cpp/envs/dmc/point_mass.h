@@ -28,12 +28,14 @@ class DmcPointMass : public dmc::DmcEnvBase {
     return spec;
   }
 
-  explicit DmcPointMass(const Config& config)
+  DmcPointMass(const Config& config, const EnvSpec& spec)
       : DmcEnvBase(config, /*control_timestep=*/0.0,
                    /*own_model=*/RandomizeGains(config.String("task_name"))),
         randomize_gains_(RandomizeGains(config.String("task_name"))),
         target_(Id(mjOBJ_GEOM, "target")),
         pointmass_(Id(mjOBJ_GEOM, "pointmass")) {
+    obs_position_ = ObsField<double>(spec, "position");
+    obs_velocity_ = ObsField<double>(spec, "velocity");
     if (randomize_gains_ && model_->nwrap < 4) {
       throw ValueError("point_mass model has fewer than 4 tendon wraps");
     }
@@ -89,6 +91,9 @@ class DmcPointMass : public dmc::DmcEnvBase {
   }
 
  private:
+  // Observation fields.
+  OutputField<double> obs_position_;
+  OutputField<double> obs_velocity_;
   static bool RandomizeGains(const std::string& task) {
     if (task == "easy") return false;
     if (task == "hard") return true;
@@ -104,8 +109,8 @@ class DmcPointMass : public dmc::DmcEnvBase {
   }
 
   void WriteObs(const StepOutput& out) const {
-    std::memcpy(out.Obs<double>(0), data_->qpos, sizeof(double) * model_->nq);
-    std::memcpy(out.Obs<double>(1), data_->qvel, sizeof(double) * model_->nv);
+    std::memcpy(out[obs_position_], data_->qpos, sizeof(double) * model_->nq);
+    std::memcpy(out[obs_velocity_], data_->qvel, sizeof(double) * model_->nv);
   }
 
   bool randomize_gains_;

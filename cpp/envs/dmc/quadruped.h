@@ -33,13 +33,18 @@ class DmcQuadruped : public dmc::DmcEnvBase {
     return spec;
   }
 
-  explicit DmcQuadruped(const Config& config)
+  DmcQuadruped(const Config& config, const EnvSpec& spec)
       : DmcEnvBase(config, kControlTimestep, /*own_model=*/false),
         desired_speed_(DesiredSpeed(config.String("task_name"))),
         torso_(Id(mjOBJ_BODY, "torso")),
         root_qpos_(JointQpos("root")),
         velocimeter_adr_(SensorAdr("velocimeter")),
         hinges_(JointsOfType(model_, mjJNT_HINGE)) {
+    obs_egocentric_state_ = ObsField<double>(spec, "egocentric_state");
+    obs_torso_velocity_ = ObsField<double>(spec, "torso_velocity");
+    obs_torso_upright_ = ObsField<double>(spec, "torso_upright");
+    obs_imu_ = ObsField<double>(spec, "imu");
+    obs_force_torque_ = ObsField<double>(spec, "force_torque");
     for (int s = 0; s < model_->nsensor; ++s) {
       const int type = model_->sensor_type[s];
       if (type == mjSENS_GYRO || type == mjSENS_ACCELEROMETER) imu_.push_back(s);
@@ -76,6 +81,12 @@ class DmcQuadruped : public dmc::DmcEnvBase {
   }
 
  private:
+  // Observation fields.
+  OutputField<double> obs_egocentric_state_;
+  OutputField<double> obs_torso_velocity_;
+  OutputField<double> obs_torso_upright_;
+  OutputField<double> obs_imu_;
+  OutputField<double> obs_force_torque_;
   static constexpr double kControlTimestep = 0.02;
   static constexpr int kImuSensors = 0;
   static constexpr int kForceTorqueSensors = 1;
@@ -133,20 +144,20 @@ class DmcQuadruped : public dmc::DmcEnvBase {
 
   void WriteObs(const StepOutput& out) const {
     // Hinge angles, hinge velocities, actuator activations.
-    double* ego = out.Obs<double>(0);
+    double* ego = out[obs_egocentric_state_];
     for (int j : hinges_) *ego++ = data_->qpos[model_->jnt_qposadr[j]];
     for (int j : hinges_) *ego++ = data_->qvel[model_->jnt_dofadr[j]];
     for (int i = 0; i < model_->na; ++i) *ego++ = data_->act[i];
-    std::memcpy(out.Obs<double>(1), data_->sensordata + velocimeter_adr_, sizeof(double) * 3);
-    *out.Obs<double>(2) = TorsoUpright();
-    double* imu = out.Obs<double>(3);
+    std::memcpy(out[obs_torso_velocity_], data_->sensordata + velocimeter_adr_, sizeof(double) * 3);
+    *out[obs_torso_upright_] = TorsoUpright();
+    double* imu = out[obs_imu_];
     for (int s : imu_) {
       for (int k = 0; k < model_->sensor_dim[s]; ++k) {
         *imu++ = data_->sensordata[model_->sensor_adr[s] + k];
       }
     }
     // Force/torque readings squashed with asinh.
-    double* ft = out.Obs<double>(4);
+    double* ft = out[obs_force_torque_];
     for (int s : force_torque_) {
       for (int k = 0; k < model_->sensor_dim[s]; ++k) {
         *ft++ = std::asinh(data_->sensordata[model_->sensor_adr[s] + k]);

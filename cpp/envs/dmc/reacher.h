@@ -29,10 +29,13 @@ class DmcReacher : public dmc::DmcEnvBase {
     return spec;
   }
 
-  explicit DmcReacher(const Config& config)
+  DmcReacher(const Config& config, const EnvSpec& spec)
       : DmcEnvBase(config, /*control_timestep=*/0.0, /*own_model=*/true),
         target_(Id(mjOBJ_GEOM, "target")),
         finger_(Id(mjOBJ_GEOM, "finger")) {
+    obs_position_ = ObsField<double>(spec, "position");
+    obs_to_target_ = ObsField<double>(spec, "to_target");
+    obs_velocity_ = ObsField<double>(spec, "velocity");
     mutable_model()->geom_size[3 * target_] = TargetSize(config.String("task_name"));
   }
 
@@ -71,6 +74,10 @@ class DmcReacher : public dmc::DmcEnvBase {
   }
 
  private:
+  // Observation fields.
+  OutputField<double> obs_position_;
+  OutputField<double> obs_to_target_;
+  OutputField<double> obs_velocity_;
   static double TargetSize(const std::string& task) {
     if (task == "easy") return 0.05;
     if (task == "hard") return 0.015;
@@ -82,11 +89,11 @@ class DmcReacher : public dmc::DmcEnvBase {
   }
 
   void WriteObs(const StepOutput& out) const {
-    std::memcpy(out.Obs<double>(0), data_->qpos, sizeof(double) * model_->nq);
-    double* to_target = out.Obs<double>(1);
+    std::memcpy(out[obs_position_], data_->qpos, sizeof(double) * model_->nq);
+    double* to_target = out[obs_to_target_];
     to_target[0] = ToTarget(0);
     to_target[1] = ToTarget(1);
-    std::memcpy(out.Obs<double>(2), data_->qvel, sizeof(double) * model_->nv);
+    std::memcpy(out[obs_velocity_], data_->qvel, sizeof(double) * model_->nv);
   }
 
   int target_;

@@ -34,12 +34,15 @@ class DmcSwimmer : public dmc::DmcEnvBase {
     return spec;
   }
 
-  explicit DmcSwimmer(const Config& config)
+  DmcSwimmer(const Config& config, const EnvSpec& spec)
       : DmcEnvBase(config, kControlTimestep, /*own_model=*/true),
         target_(Id(mjOBJ_GEOM, "target")),
         nose_(Id(mjOBJ_GEOM, "nose")),
         head_(Id(mjOBJ_BODY, "head")),
         target_light_(Id(mjOBJ_LIGHT, "target_light")) {
+    obs_joints_ = ObsField<double>(spec, "joints");
+    obs_to_target_ = ObsField<double>(spec, "to_target");
+    obs_body_velocities_ = ObsField<double>(spec, "body_velocities");
     NumLinks(config.String("task_name"));
   }
 
@@ -83,6 +86,10 @@ class DmcSwimmer : public dmc::DmcEnvBase {
   }
 
  private:
+  // Observation fields.
+  OutputField<double> obs_joints_;
+  OutputField<double> obs_to_target_;
+  OutputField<double> obs_body_velocities_;
   static constexpr double kControlTimestep = 0.03;
   // sensordata starts with 12 values of position sensors; from there each
   // body has a velocimeter and a gyro (6 values).
@@ -111,10 +118,10 @@ class DmcSwimmer : public dmc::DmcEnvBase {
   }
 
   void WriteObs(const StepOutput& out) const {
-    std::memcpy(out.Obs<double>(0), data_->qpos + 3, sizeof(double) * (model_->nq - 3));
-    NoseToTarget(out.Obs<double>(1));
+    std::memcpy(out[obs_joints_], data_->qpos + 3, sizeof(double) * (model_->nq - 3));
+    NoseToTarget(out[obs_to_target_]);
     // Each body's local x, y velocity and z angular velocity.
-    double* vel = out.Obs<double>(2);
+    double* vel = out[obs_body_velocities_];
     const int groups = NumVelocityGroups(model_);
     for (int g = 0; g < groups; ++g) {
       const double* s = data_->sensordata + kVelocitySensorStart + 6 * g;

@@ -27,11 +27,15 @@ class DmcWalker : public dmc::DmcEnvBase {
     return spec;
   }
 
-  explicit DmcWalker(const Config& config)
+  DmcWalker(const Config& config, const EnvSpec& spec)
       : DmcEnvBase(config, kControlTimestep, /*own_model=*/false),
         move_speed_(MoveSpeed(config.String("task_name"))),
         torso_(Id(mjOBJ_BODY, "torso")),
-        speed_adr_(SensorAdr("torso_subtreelinvel")) {}
+        speed_adr_(SensorAdr("torso_subtreelinvel")) {
+    obs_orientations_ = ObsField<double>(spec, "orientations");
+    obs_height_ = ObsField<double>(spec, "height");
+    obs_velocity_ = ObsField<double>(spec, "velocity");
+  }
 
   void Reset(Rng& rng, const StepOutput& out) {
     PhysicsReset();
@@ -59,6 +63,10 @@ class DmcWalker : public dmc::DmcEnvBase {
   }
 
  private:
+  // Observation fields.
+  OutputField<double> obs_orientations_;
+  OutputField<double> obs_height_;
+  OutputField<double> obs_velocity_;
   static constexpr double kControlTimestep = 0.025;
   static constexpr double kStandHeight = 1.2;
 
@@ -73,13 +81,13 @@ class DmcWalker : public dmc::DmcEnvBase {
 
   void WriteObs(const StepOutput& out) const {
     // xmat's xx and xz of every body but the world.
-    double* o = out.Obs<double>(0);
+    double* o = out[obs_orientations_];
     for (int b = 1; b < model_->nbody; ++b) {
       *o++ = data_->xmat[9 * b + 0];
       *o++ = data_->xmat[9 * b + 2];
     }
-    *out.Obs<double>(1) = TorsoHeight();
-    std::memcpy(out.Obs<double>(2), data_->qvel, sizeof(double) * model_->nv);
+    *out[obs_height_] = TorsoHeight();
+    std::memcpy(out[obs_velocity_], data_->qvel, sizeof(double) * model_->nv);
   }
 
   double move_speed_;
