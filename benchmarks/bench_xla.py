@@ -146,7 +146,7 @@ def main() -> None:
     parser.add_argument("--out", default=str(Path(__file__).with_name("RESULTS.md")))
     parser.add_argument("--section", default="JAX: env.xla() scan vs eager")
     args = parser.parse_args()
-    from envpool_x import atari
+    from envpool_x.families import atari
 
     cases = CASES + (ATARI_CASES if atari.has_atari() else [])
     rows = []

@@ -378,7 +378,7 @@ def test_runs_beside_ale_py_loaded_globally() -> None:
         first, second = sys.argv[1:]
         __import__(first); __import__(second)
         import numpy as np, ale_py, envpool_x
-        from envpool_x import atari
+        from envpool_x.families import atari
         ale = ale_py.ALEInterface()
         ale.setLoggerMode(ale_py.LoggerMode.Error)
         ale.setInt("random_seed", 0)

@@ -23,7 +23,7 @@ import numpy as np
 import pytest
 
 import envpool_x
-from envpool_x import dmc
+from envpool_x.families import dmc
 
 if not dmc.has_dmc():
     pytest.skip("envpool_x was built without MuJoCo (and so without dmc)", allow_module_level=True)
@@ -35,7 +35,7 @@ ATOL = 1e-6
 # depends on the implementation: numpy's log1p (touch sensors) and norm
 # (BLAS) against the C library's. Measured: up to 8.9e-16.
 LIBM_FIELDS = {"touch", "dist_to_target"}
-# Domains whose tests (task state, initial-state checks) are in tests/test_dmc_b.py.
+# Domains whose tests (task state, initial-state checks) are in tests/test_dmc_egocentric_domains.py.
 B_DOMAINS = ("humanoid", "swimmer", "fish", "quadruped", "manipulator")
 TASKS = [
     (dmc.task_id(prefix, task), domain, task)

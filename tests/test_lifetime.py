@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import envpool_x
-from envpool_x import atari
+from envpool_x.families import atari
 
 
 def native_threads() -> int:

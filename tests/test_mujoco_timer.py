@@ -2,7 +2,7 @@
 
 Importing ``mujoco`` installs ``mjcb_time`` in the MuJoCo library we share with
 it, and MuJoCo then reads the clock around every stage of every step in the
-process (see ``envpool_x.mujoco.drop_default_timer``). Our envs drop that
+process (see ``envpool_x.families.mujoco.drop_default_timer``). Our envs drop that
 default before each step; a timer the user installs is kept and called.
 """
 
@@ -15,7 +15,7 @@ import pytest
 
 import envpool_x
 from envpool_x import _core
-from envpool_x import mujoco as mj
+from envpool_x.families import mujoco as mj
 
 mujoco = pytest.importorskip("mujoco")
 pytest.importorskip("gymnasium")

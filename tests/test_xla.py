@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 import envpool_x
-from envpool_x import atari
-from envpool_x import mujoco as mj
+from envpool_x.families import atari
+from envpool_x.families import mujoco as mj
 
 try:
     import jax

@@ -9,7 +9,7 @@
 namespace envpool_x {
 
 void BindAtari(py::module_& m) {
-  BindEnv<Atari>(m, "Atari");
+  BindEnv<Atari>(m);
   // The ROMs the ale-py sdist ships (listed at configure time) that this
   // ALE has game settings for: ale-py also ships a few multi-player ROMs
   // (combat, joust, ...) that ALE cannot load.

@@ -1,6 +1,6 @@
-// pybind11 glue of the batched (GPU) stepper: DLPack import of actions,
-// DLPack export of results, and the Python class _core.BatchedPool. No env
-// logic lives here (that is cpp/cuda/kernel_body.h).
+// The batched (GPU) pool as the Python class _core.BatchedPool, over the
+// DLPack import and export of cpp/bindings/dlpack.h. No env logic lives here
+// (that is cpp/cuda/kernel_body.h).
 #include <Python.h>
 
 #include <cstdint>
@@ -8,355 +8,19 @@
 #include <string>
 #include <vector>
 
-#include "bindings/pool_binding.h"
+#include "bindings/conversions.h"
+#include "bindings/dlpack.h"
+#include "core/action_check.h"
+#include "core/pool_options.h"
 #include "cuda/batched_pool.h"
 #include "cuda/device_ops.h"
 #include "cuda/dlpack_abi.h"
 
 namespace envpool_x {
 namespace batched {
-namespace {
 
-using dlpack::DLManagedTensor;
-using dlpack::DLManagedTensorVersioned;
 using dlpack::DLTensor;
 
-std::string DeviceName(int32_t type, int32_t id) {
-  if (type == dlpack::kDLCUDA || type == dlpack::kDLCUDAManaged) {
-    return "cuda:" + std::to_string(id);
-  }
-  if (type == dlpack::kDLCPU) return "the CPU";
-  if (type == dlpack::kDLCUDAHost) return "pinned host memory";
-  return "DLPack device type " + std::to_string(type);
-}
-
-std::string EnvDeviceName(const DeviceOps& ops) {
-  return ops.device_type() == kDeviceCpu ? std::string("the CPU (device='cpu-reference')")
-                                         : "cuda:" + std::to_string(ops.device_id());
-}
-
-dlpack::DLDataType ToDl(DType d) {
-  switch (d) {
-    case DType::kBool:
-      return {dlpack::kDLBool, 8, 1};
-    case DType::kFloat32:
-      return {dlpack::kDLFloat, 32, 1};
-    case DType::kInt32:
-      return {dlpack::kDLInt, 32, 1};
-    default:
-      throw std::logic_error("no DLPack type for this output field");
-  }
-}
-
-std::string DlTypeName(const dlpack::DLDataType& t) {
-  std::string base;
-  switch (t.code) {
-    case dlpack::kDLInt:
-      base = "int";
-      break;
-    case dlpack::kDLUInt:
-      base = "uint";
-      break;
-    case dlpack::kDLFloat:
-      base = "float";
-      break;
-    case dlpack::kDLBool:
-      return "bool";
-    default:
-      base = "type code " + std::to_string(t.code) + " of ";
-  }
-  std::string name = base + std::to_string(t.bits);
-  if (t.lanes != 1) name += "x" + std::to_string(t.lanes);
-  return name;
-}
-
-// ---- import ---------------------------------------------------------------
-
-// A tensor taken from a producer's capsule; calls the producer's deleter when
-// destroyed.
-class ImportedTensor {
- public:
-  ImportedTensor(DLManagedTensor* legacy, DLManagedTensorVersioned* versioned)
-      : legacy_(legacy), versioned_(versioned) {}
-  ~ImportedTensor() {
-    if (legacy_ && legacy_->deleter) legacy_->deleter(legacy_);
-    if (versioned_ && versioned_->deleter) versioned_->deleter(versioned_);
-  }
-  ImportedTensor(const ImportedTensor&) = delete;
-  ImportedTensor& operator=(const ImportedTensor&) = delete;
-
-  const DLTensor& tensor() const { return legacy_ ? legacy_->dl_tensor : versioned_->dl_tensor; }
-  bool versioned() const { return versioned_ != nullptr; }
-  const void* data() const {
-    return static_cast<const uint8_t*>(tensor().data) + tensor().byte_offset;
-  }
-
- private:
-  DLManagedTensor* legacy_;
-  DLManagedTensorVersioned* versioned_;
-};
-
-// Calls obj.__dlpack__ (asking for a versioned capsule, falling back to the
-// legacy call for producers that predate DLPack 1.0) and takes ownership of
-// what it returns. `stream` (CUDA producers only): where we will read the
-// tensor; the producer orders its pending writes before it.
-std::unique_ptr<ImportedTensor> TakeCapsule(const py::handle& obj, bool pass_stream,
-                                            uintptr_t stream) {
-  py::object fn = obj.attr("__dlpack__");
-  py::object capsule;
-  auto kwargs = [&](bool with_version) {
-    py::dict d;
-    // DLPack: 1 is the legacy default stream (0 is ambiguous and not allowed).
-    if (pass_stream) d["stream"] = py::int_(stream == 0 ? 1 : stream);
-    if (with_version) {
-      d["max_version"] = py::make_tuple(dlpack::kMajorVersion, dlpack::kMinorVersion);
-    }
-    return d;
-  };
-  try {
-    capsule = fn(**kwargs(true));
-  } catch (py::error_already_set& e) {
-    if (!e.matches(PyExc_TypeError)) throw;
-    capsule = fn(**kwargs(false));  // a producer from before DLPack 1.0
-  }
-  PyObject* cap = capsule.ptr();
-  if (!PyCapsule_CheckExact(cap)) {
-    throw TypeError("__dlpack__() of the action returned a " +
-                    std::string(py::str(py::type::handle_of(capsule).attr("__name__"))) +
-                    ", not a capsule");
-  }
-  const char* name = PyCapsule_GetName(cap);
-  if (name && std::string(name) == dlpack::kVersionedCapsuleName) {
-    auto* t = static_cast<DLManagedTensorVersioned*>(
-        PyCapsule_GetPointer(cap, dlpack::kVersionedCapsuleName));
-    if (t == nullptr) throw py::error_already_set();
-    if (t->version.major != dlpack::kMajorVersion) {
-      // Not ours to use; the capsule keeps ownership and frees it.
-      throw ValueError("the action's DLPack tensor has ABI version " +
-                       std::to_string(t->version.major) + "." + std::to_string(t->version.minor) +
-                       "; this build reads major version " + std::to_string(dlpack::kMajorVersion));
-    }
-    PyCapsule_SetName(cap, dlpack::kUsedVersionedCapsuleName);
-    return std::make_unique<ImportedTensor>(nullptr, t);
-  }
-  if (name && std::string(name) == dlpack::kCapsuleName) {
-    auto* t = static_cast<DLManagedTensor*>(PyCapsule_GetPointer(cap, dlpack::kCapsuleName));
-    if (t == nullptr) throw py::error_already_set();
-    PyCapsule_SetName(cap, dlpack::kUsedCapsuleName);
-    return std::make_unique<ImportedTensor>(t, nullptr);
-  }
-  throw TypeError("__dlpack__() returned a capsule named '" + std::string(name ? name : "") +
-                  "' (expected 'dltensor' or 'dltensor_versioned'; already consumed?)");
-}
-
-// Where the device of an object with __dlpack_device__ is, checked against
-// where the env runs. Returns true when the data is in host memory.
-bool CheckDevice(const py::handle& obj, const DeviceOps& ops) {
-  py::tuple dev = obj.attr("__dlpack_device__")();
-  const int32_t type = dev[0].cast<int32_t>();
-  const int32_t id = dev[1].cast<int32_t>();
-  const bool host = type == dlpack::kDLCPU;
-  const bool cuda = type == dlpack::kDLCUDA || type == dlpack::kDLCUDAManaged;
-  if (ops.device_type() == kDeviceCuda) {
-    if (host || type == dlpack::kDLCUDAHost) {
-      throw ValueError("action is a tensor in host memory (" + DeviceName(type, id) +
-                       ") but this env runs on " + EnvDeviceName(ops) +
-                       ": move it to that GPU first (e.g. tensor.to('cuda:" +
-                       std::to_string(ops.device_id()) + "')) or pass a numpy array (copied once)");
-    }
-    if (!cuda) {
-      throw ValueError("action is on " + DeviceName(type, id) + ", which the env cannot read");
-    }
-    if (id != ops.device_id()) {
-      throw ValueError("action is on " + DeviceName(type, id) + " but this env runs on " +
-                       EnvDeviceName(ops));
-    }
-    return false;
-  }
-  if (!host) {
-    throw ValueError("action is on " + DeviceName(type, id) + " but this env runs on " +
-                     EnvDeviceName(ops) + "; pass a host (CPU) tensor or a numpy array");
-  }
-  return true;
-}
-
-// Shape rules of the CPU pool (PyPool::StoreActions), with its messages.
-void CheckActionShape(const int64_t* shape, int ndim, int64_t n, bool discrete) {
-  bool ok = ndim == (discrete ? 1 : 2) && shape[0] == n && (discrete || shape[1] == 1);
-  if (!ok && !discrete && ndim == 1 && shape[0] == n) ok = true;  // flat (n,) for a 1-elem box
-  if (!ok) {
-    std::vector<int64_t> got(shape, shape + ndim), want{n};
-    if (!discrete) want.push_back(1);
-    throw ValueError("action has shape " + ShapeString(got) + " but " + std::to_string(n) +
-                     " envs need shape " + ShapeString(want));
-  }
-}
-
-// Host data can be checked at once, as the CPU pool does, instead of in the
-// kernel (where a bad value is only recorded).
-void CheckHostValues(const void* data, ActionType type, int64_t n, int num_actions,
-                     const std::vector<int32_t>* ids) {
-  auto env_of = [&](int64_t k) { return ids ? static_cast<int64_t>((*ids)[k]) : k; };
-  for (int64_t k = 0; k < n; ++k) {
-    switch (type) {
-      case ActionType::kInt32:
-      case ActionType::kInt64: {
-        int64_t v = type == ActionType::kInt64 ? static_cast<const int64_t*>(data)[k]
-                                               : static_cast<const int32_t*>(data)[k];
-        if (v < 0 || v >= num_actions) {
-          throw ValueError("action " + std::to_string(v) + " for env " + std::to_string(env_of(k)) +
-                           " is out of range [0, " + std::to_string(num_actions) + ")");
-        }
-        break;
-      }
-      case ActionType::kFloat32:
-      case ActionType::kFloat64: {
-        float v = type == ActionType::kFloat64
-                      ? static_cast<float>(static_cast<const double*>(data)[k])
-                      : static_cast<const float*>(data)[k];
-        if (!IsFinite(v)) {
-          throw ValueError("action for env " + std::to_string(env_of(k)) +
-                           " is not finite (NaN or inf) at index 0");
-        }
-        break;
-      }
-    }
-  }
-}
-
-ActionType DlActionType(const dlpack::DLDataType& t, bool discrete) {
-  if (t.lanes == 1 && discrete && t.code == dlpack::kDLInt && (t.bits == 32 || t.bits == 64)) {
-    return t.bits == 32 ? ActionType::kInt32 : ActionType::kInt64;
-  }
-  if (t.lanes == 1 && !discrete && t.code == dlpack::kDLFloat && (t.bits == 32 || t.bits == 64)) {
-    return t.bits == 32 ? ActionType::kFloat32 : ActionType::kFloat64;
-  }
-  if (discrete) {
-    if (t.code == dlpack::kDLInt || t.code == dlpack::kDLUInt) {
-      throw TypeError("discrete actions in a tensor must be int32 or int64, got dtype " +
-                      DlTypeName(t));
-    }
-    throw TypeError("discrete actions must be integers, got dtype " + DlTypeName(t));
-  }
-  throw TypeError("continuous actions in a tensor must be float32 or float64, got dtype " +
-                  DlTypeName(t));
-}
-
-// ---- export ---------------------------------------------------------------
-
-struct ExportContext {
-  std::shared_ptr<Block> block;
-  std::vector<int64_t> shape;
-  DLManagedTensor legacy;
-  DLManagedTensorVersioned versioned;
-};
-
-void DeleteLegacy(DLManagedTensor* t) { delete static_cast<ExportContext*>(t->manager_ctx); }
-void DeleteVersioned(DLManagedTensorVersioned* t) {
-  delete static_cast<ExportContext*>(t->manager_ctx);
-}
-
-// Frees the tensor of a capsule no consumer took (still named "dltensor*").
-void CapsuleDestructor(PyObject* cap) {
-  if (PyCapsule_IsValid(cap, dlpack::kCapsuleName)) {
-    auto* t = static_cast<DLManagedTensor*>(PyCapsule_GetPointer(cap, dlpack::kCapsuleName));
-    if (t && t->deleter) t->deleter(t);
-  } else if (PyCapsule_IsValid(cap, dlpack::kVersionedCapsuleName)) {
-    auto* t = static_cast<DLManagedTensorVersioned*>(
-        PyCapsule_GetPointer(cap, dlpack::kVersionedCapsuleName));
-    if (t && t->deleter) t->deleter(t);
-  }
-}
-
-}  // namespace
-
-// One output array of a launch, living in device (or, for cpu-reference,
-// host) memory; frameworks take it with from_dlpack, without a copy.
-class DeviceArray {
- public:
-  DeviceArray(std::shared_ptr<Block> block, size_t offset, const OutputField& field, int64_t rows,
-              uintptr_t stream)
-      : block_(std::move(block)), offset_(offset), dtype_(field.dtype), stream_(stream) {
-    shape_.push_back(rows);
-    for (int64_t d : field.shape) shape_.push_back(d);
-  }
-
-  py::tuple Device() const {
-    return py::make_tuple(block_->ops->device_type(), block_->ops->device_id());
-  }
-
-  py::object DLPack(const py::object& stream, const py::object& max_version,
-                    const py::object& dl_device, const py::object& copy) {
-    const DeviceOps& ops = *block_->ops;
-    if (!copy.is_none() && copy.cast<bool>()) {
-      throw py::buffer_error("envpool_x arrays are exported without copying (copy=True given)");
-    }
-    if (!dl_device.is_none()) {
-      py::tuple d = dl_device;
-      if (d[0].cast<int32_t>() != ops.device_type() || d[1].cast<int32_t>() != ops.device_id()) {
-        throw py::buffer_error("envpool_x arrays can only be exported to their own device");
-      }
-    }
-    if (ops.device_type() == kDeviceCuda) {
-      // DLPack: None means the legacy default stream, -1 no synchronisation.
-      int64_t consumer = stream.is_none() ? 1 : stream.cast<int64_t>();
-      if (consumer == 0) consumer = 1;
-      if (consumer != -1) {
-        const uintptr_t s = static_cast<uintptr_t>(consumer);
-        block_->ops->StreamWait(s, stream_);
-        block_->free_stream.store(s);
-      }
-    } else if (!stream.is_none() && stream.cast<int64_t>() != -1) {
-      throw py::buffer_error("a CPU array takes no stream, got stream=" +
-                             std::string(py::str(stream)));
-    }
-    bool versioned = false;
-    if (!max_version.is_none()) {
-      py::tuple v = max_version;
-      versioned = v[0].cast<int64_t>() >= static_cast<int64_t>(dlpack::kMajorVersion);
-    }
-    auto* ctx = new ExportContext{block_, shape_, {}, {}};
-    DLTensor t{};
-    t.data = block_->ptr + offset_;
-    t.device = {ops.device_type(), ops.device_id()};
-    t.ndim = static_cast<int32_t>(ctx->shape.size());
-    t.dtype = ToDl(dtype_);
-    t.shape = ctx->shape.data();
-    t.strides = nullptr;  // compact row-major
-    t.byte_offset = 0;
-    PyObject* cap;
-    if (versioned) {
-      ctx->versioned.version = {dlpack::kMajorVersion, dlpack::kMinorVersion};
-      ctx->versioned.manager_ctx = ctx;
-      ctx->versioned.deleter = DeleteVersioned;
-      ctx->versioned.flags = 0;
-      ctx->versioned.dl_tensor = t;
-      cap = PyCapsule_New(&ctx->versioned, dlpack::kVersionedCapsuleName, CapsuleDestructor);
-    } else {
-      ctx->legacy.dl_tensor = t;
-      ctx->legacy.manager_ctx = ctx;
-      ctx->legacy.deleter = DeleteLegacy;
-      cap = PyCapsule_New(&ctx->legacy, dlpack::kCapsuleName, CapsuleDestructor);
-    }
-    if (cap == nullptr) {
-      delete ctx;
-      throw py::error_already_set();
-    }
-    return py::reinterpret_steal<py::object>(cap);
-  }
-
-  py::tuple Shape() const { return py::tuple(py::cast(shape_)); }
-  std::string DTypeStr() const { return DTypeName(dtype_); }
-
- private:
-  std::shared_ptr<Block> block_;
-  size_t offset_;
-  DType dtype_;
-  std::vector<int64_t> shape_;
-  uintptr_t stream_;
-};
-
-// The Python-facing batched pool.
 class PyBatchedPool {
  public:
   PyBatchedPool(const std::string& pool_name, const py::dict& env_config, int64_t num_envs,
@@ -367,6 +31,7 @@ class PyBatchedPool {
     VisitKind(kind, [&](auto tag) {
       using K = typename decltype(tag)::Kernel;
       cfg = ConfigFromDict(K::CpuEnv::DefaultConfig(), env_config);
+      action_ = K::CpuEnv::Spec(cfg).action;
     });
     BatchedOptions opt;
     opt.num_envs = num_envs;
@@ -427,14 +92,14 @@ class PyBatchedPool {
       const bool on_host = CheckDevice(action, ops);
       imported = TakeCapsule(action, !on_host, stream);
       const DLTensor& t = imported->tensor();
-      CheckActionShape(t.shape, t.ndim, n, pool_->discrete());
+      CheckActionShape(action_, std::vector<int64_t>(t.shape, t.shape + t.ndim), n);
       CheckCompact(t);
-      in.type = DlActionType(t.dtype, pool_->discrete());
+      in.type = DlActionType(t.dtype, action_);
       in.data = imported->data();
       in.on_host = on_host;
     }
     if (in.on_host && check_host_values) {
-      CheckHostValues(in.data, in.type, n, pool_->num_actions(), have_ids ? &ids : nullptr);
+      CheckHostActions(in.data, in.type, n, have_ids ? &ids : nullptr);
     }
     Result r = pool_->Step(in, have_ids ? &ids : nullptr, stream);
     // A device tensor must outlive the kernel that reads it: hold it until the
@@ -506,18 +171,7 @@ class PyBatchedPool {
   bool Ids(const py::object& env_id, std::vector<int32_t>* ids) {
     if (pool_->closed()) throw StateError("the env is closed");
     if (env_id.is_none()) return false;
-    py::array arr = py::array::ensure(env_id);
-    if (!arr || (arr.dtype().kind() != 'i' && arr.dtype().kind() != 'u')) {
-      throw TypeError("env_id must be a sequence of integers, got " +
-                      std::string(py::str(py::type::handle_of(env_id).attr("__name__"))) +
-                      (arr ? " of dtype " + std::string(py::str(arr.dtype())) : ""));
-    }
-    if (arr.ndim() == 0) arr = arr.attr("reshape")(1);
-    if (arr.ndim() != 1) {
-      throw ValueError("env_id must be one-dimensional, got " + std::to_string(arr.ndim()) +
-                       " dimensions");
-    }
-    auto wide = py::array_t<int64_t, py::array::c_style | py::array::forcecast>::ensure(arr);
+    auto wide = EnvIdArray(env_id);
     ids->resize(wide.size());
     for (py::ssize_t k = 0; k < wide.size(); ++k) {
       int64_t v = wide.data()[k];
@@ -539,18 +193,9 @@ class PyBatchedPool {
       throw TypeError("action must be array-like, got " +
                       std::string(py::str(py::type::handle_of(action).attr("__name__"))));
     }
-    const char kind = arr.dtype().kind();
-    const std::string dt = py::str(arr.dtype());
-    if (pool_->discrete()) {
-      if (kind != 'i' && kind != 'u') {
-        throw TypeError("discrete actions must be integers, got dtype " + dt);
-      }
-    } else if (kind != 'f' && kind != 'i' && kind != 'u') {
-      throw TypeError("continuous actions must be real numbers, got dtype " + dt);
-    }
-    std::vector<int64_t> shape(arr.shape(), arr.shape() + arr.ndim());
-    CheckActionShape(shape.data(), static_cast<int>(arr.ndim()), n, pool_->discrete());
-    if (pool_->discrete()) {
+    CheckActionKind(action_, KindOf(arr.dtype()), std::string(py::str(arr.dtype())));
+    CheckActionShape(action_, std::vector<int64_t>(arr.shape(), arr.shape() + arr.ndim()), n);
+    if (action_.discrete) {
       if (arr.dtype().is(py::dtype::of<int32_t>()) || arr.dtype().is(py::dtype::of<int64_t>())) {
         return py::array::ensure(arr, py::array::c_style);
       }
@@ -558,6 +203,29 @@ class PyBatchedPool {
     }
     if (arr.dtype().is(py::dtype::of<float>())) return py::array::ensure(arr, py::array::c_style);
     return py::array_t<float, py::array::c_style | py::array::forcecast>::ensure(arr);
+  }
+
+  // Host data is checked at once, as the CPU pool does, instead of in the
+  // kernel (where a bad value is only recorded).
+  void CheckHostActions(const void* data, ActionType type, int64_t n,
+                        const std::vector<int32_t>* ids) const {
+    for (int64_t k = 0; k < n; ++k) {
+      const int64_t env = ids ? static_cast<int64_t>((*ids)[k]) : k;
+      switch (type) {
+        case ActionType::kInt32:
+          CheckDiscreteAction(action_, static_cast<const int32_t*>(data)[k], env);
+          break;
+        case ActionType::kInt64:
+          CheckDiscreteAction(action_, static_cast<const int64_t*>(data)[k], env);
+          break;
+        case ActionType::kFloat32:
+          CheckFiniteAction(static_cast<const float*>(data)[k], env, 0);
+          break;
+        case ActionType::kFloat64:  // the kernel reads it as float32
+          CheckFiniteAction(static_cast<float>(static_cast<const double*>(data)[k]), env, 0);
+          break;
+      }
+    }
   }
 
   static ActionType HostType(const py::array& a) {
@@ -588,6 +256,7 @@ class PyBatchedPool {
   }
 
   std::unique_ptr<BatchedPool> pool_;
+  ActionSpec action_;  // the CPU env's, for the action validator
   std::unique_ptr<ImportedTensor> last_action_;
   std::vector<std::string> names_;
 };

@@ -9,11 +9,11 @@
 namespace envpool_x {
 
 void BindClassicControl(py::module_& m) {
-  BindEnv<CartPole>(m, "CartPole");
-  BindEnv<Pendulum>(m, "Pendulum");
-  BindEnv<MountainCar>(m, "MountainCar");
-  BindEnv<MountainCarContinuous>(m, "MountainCarContinuous");
-  BindEnv<Acrobot>(m, "Acrobot");
+  BindEnv<CartPole>(m);
+  BindEnv<Pendulum>(m);
+  BindEnv<MountainCar>(m);
+  BindEnv<MountainCarContinuous>(m);
+  BindEnv<Acrobot>(m);
 }
 
 }  // namespace envpool_x

@@ -37,22 +37,22 @@ void BindDmc(py::module_& m) {
   m.def(
       "dmc_has_model", [](const std::string& key) { return dmc::ModelRegistry::Get().Has(key); },
       py::arg("key"));
-  BindEnv<DmcCheetah>(m, "DmcCheetah");
-  BindEnv<DmcWalker>(m, "DmcWalker");
-  BindEnv<DmcHopper>(m, "DmcHopper");
-  BindEnv<DmcCartpole>(m, "DmcCartpole");
-  BindEnv<DmcPendulum>(m, "DmcPendulum");
-  BindEnv<DmcAcrobot>(m, "DmcAcrobot");
-  BindEnv<DmcPointMass>(m, "DmcPointMass");
-  BindEnv<DmcReacher>(m, "DmcReacher");
-  BindEnv<DmcBallInCup>(m, "DmcBallInCup");
-  BindEnv<DmcFinger>(m, "DmcFinger");
+  BindEnv<DmcCheetah>(m);
+  BindEnv<DmcWalker>(m);
+  BindEnv<DmcHopper>(m);
+  BindEnv<DmcCartpole>(m);
+  BindEnv<DmcPendulum>(m);
+  BindEnv<DmcAcrobot>(m);
+  BindEnv<DmcPointMass>(m);
+  BindEnv<DmcReacher>(m);
+  BindEnv<DmcBallInCup>(m);
+  BindEnv<DmcFinger>(m);
   // dmc part B domains.
-  BindEnv<DmcHumanoid>(m, "DmcHumanoid");
-  BindEnv<DmcSwimmer>(m, "DmcSwimmer");
-  BindEnv<DmcFish>(m, "DmcFish");
-  BindEnv<DmcQuadruped>(m, "DmcQuadruped");
-  BindEnv<DmcManipulator>(m, "DmcManipulator");
+  BindEnv<DmcHumanoid>(m);
+  BindEnv<DmcSwimmer>(m);
+  BindEnv<DmcFish>(m);
+  BindEnv<DmcQuadruped>(m);
+  BindEnv<DmcManipulator>(m);
 }
 
 }  // namespace envpool_x

@@ -4,6 +4,6 @@
 
 namespace envpool_x {
 
-void BindTesting(py::module_& m) { BindEnv<FaultInjection>(m, "FaultInjection"); }
+void BindTesting(py::module_& m) { BindEnv<FaultInjection>(m); }
 
 }  // namespace envpool_x

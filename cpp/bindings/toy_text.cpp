@@ -10,12 +10,12 @@
 namespace envpool_x {
 
 void BindToyText(py::module_& m) {
-  BindEnv<FrozenLake>(m, "FrozenLake");
-  BindEnv<Taxi>(m, "Taxi");
-  BindEnv<CliffWalking>(m, "CliffWalking");
-  BindEnv<Blackjack>(m, "Blackjack");
-  BindEnv<Catch>(m, "Catch");
-  BindEnv<NChain>(m, "NChain");
+  BindEnv<FrozenLake>(m);
+  BindEnv<Taxi>(m);
+  BindEnv<CliffWalking>(m);
+  BindEnv<Blackjack>(m);
+  BindEnv<Catch>(m);
+  BindEnv<NChain>(m);
 }
 
 }  // namespace envpool_x

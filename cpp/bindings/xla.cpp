@@ -10,7 +10,7 @@
 // The fields are the pool's output fields in PoolBase's layout order; the
 // Python side (python/envpool_x/xla.py) declares their shapes and turns them
 // into the same pytree as an eager step. The handle is a uint32 array holding
-// the pool's registry number (xla_registry.h); returning it threads an order
+// the pool's registry number (cpp/bindings/pool_registry.h); returning it threads an order
 // through the computation: a recv that takes send's handle runs after it.
 //
 // XLA calls these on its own threads without the GIL, so they use PoolBase
@@ -151,9 +151,30 @@ void ConvertElements(const void* src, ffi::DataType from, void* dst, ffi::DataTy
   }
 }
 
+// The element kind of an XLA buffer, for the action validator.
+ElementKind KindOf(ffi::DataType t) {
+  switch (t) {
+    case ffi::DataType::S8:
+    case ffi::DataType::S16:
+    case ffi::DataType::S32:
+    case ffi::DataType::S64:
+      return ElementKind::kSigned;
+    case ffi::DataType::U8:
+    case ffi::DataType::U16:
+    case ffi::DataType::U32:
+    case ffi::DataType::U64:
+      return ElementKind::kUnsigned;
+    case ffi::DataType::F32:
+    case ffi::DataType::F64:
+      return ElementKind::kFloat;
+    default:
+      return ElementKind::kOther;
+  }
+}
+
 }  // namespace
 
-// Friend of PyPool: the GIL-free counterparts of its send / recv.
+// The GIL-free counterparts of PyPool's send / recv.
 struct XlaCall {
   // Runs fn(PyPool&) for the pool named by `handle`, under the pool's
   // one-caller guard, and turns C++ exceptions into XLA errors that JAX raises
@@ -168,16 +189,16 @@ struct XlaCall {
     }
     uint32_t id = *static_cast<const uint32_t*>(handle.untyped_data());
     try {
-      bool found = XlaPoolRegistry::Get().With(id, [&](PyPool& p) {
+      bool found = PoolRegistry::Get().With(id, [&](PyPool& p) {
         PyPool::Guard guard(&p);
-        t_waiting_for_xla = true;
+        t_waiting_outside_python = true;
         try {
           fn(p);
         } catch (...) {
-          t_waiting_for_xla = false;
+          t_waiting_outside_python = false;
           throw;
         }
-        t_waiting_for_xla = false;
+        t_waiting_outside_python = false;
       });
       if (!found) {
         return ffi::Error(ffi::ErrorCode::kFailedPrecondition,
@@ -216,42 +237,22 @@ struct XlaCall {
       ids = &pool.ResolveIds(wide.data(), static_cast<int64_t>(wide.size()), true);
     }
     const ActionSpec& a = pool.spec().action;
-    size_t per_env = a.discrete ? 1 : static_cast<size_t>(a.box.NumElements());
-    size_t n = ids->size();
-    if (action.element_count() != n * per_env) {
-      throw ValueError("action has shape " + ShapeString(action.dimensions()) + " but " +
-                       std::to_string(n) + " envs need " + std::to_string(n * per_env) +
-                       " elements");
-    }
+    const size_t n = ids->size();
+    const size_t count = n * static_cast<size_t>(a.NumElements());
+    const auto dims = action.dimensions();
+    CheckActionCount(a, std::vector<int64_t>(dims.begin(), dims.end()), static_cast<int64_t>(n));
     ffi::DataType want = a.discrete ? ffi::DataType::S32 : ffi::DataType::F32;
     ffi::DataType got = action.element_type();
     const void* data = action.untyped_data();
     if (got != want) {
-      bool integral = got == ffi::DataType::S8 || got == ffi::DataType::S16 ||
-                      got == ffi::DataType::S32 || got == ffi::DataType::S64 ||
-                      got == ffi::DataType::U8 || got == ffi::DataType::U16 ||
-                      got == ffi::DataType::U32 || got == ffi::DataType::U64;
-      if (a.discrete && !integral) {
-        throw TypeError(std::string("discrete actions must be integers, got ") + DataTypeName(got));
-      }
-      if (!a.discrete && !integral && got != ffi::DataType::F64) {
-        throw TypeError(std::string("continuous actions must be real numbers, got ") +
-                        DataTypeName(got));
-      }
+      CheckActionKind(a, KindOf(got), DataTypeName(got));
       if (a.discrete) {
-        // Range-check before narrowing, so that 2**32 is not taken for 0.
         std::vector<int64_t> wide(n);
         ConvertElements(data, got, wide.data(), ffi::DataType::S64, n);
-        for (size_t k = 0; k < n; ++k) {
-          if (wide[k] < 0 || wide[k] >= a.n) {
-            throw ValueError("action " + std::to_string(wide[k]) + " for env " +
-                             std::to_string((*ids)[k]) + " is out of range [0, " +
-                             std::to_string(a.n) + ")");
-          }
-        }
+        for (size_t k = 0; k < n; ++k) CheckDiscreteAction(a, wide[k], (*ids)[k]);
       }
-      scratch.resize(n * per_env * 4);
-      ConvertElements(data, got, scratch.data(), want, n * per_env);
+      scratch.resize(count * 4);
+      ConvertElements(data, got, scratch.data(), want, count);
       data = scratch.data();
     }
     pool.StoreActions(*ids, data);

@@ -25,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "core/action_check.h"
 #include "core/env_ids.h"
 #include "core/errors.h"
 #include "core/scheduler.h"
@@ -83,10 +84,7 @@ class PoolBase : public Scheduler {
       int32_t* dst = reinterpret_cast<int32_t*>(actions_.get());
       for (size_t k = 0; k < ids.size(); ++k) {
         int32_t id = ids[k];
-        if (src[k] < 0 || src[k] >= a.n) {
-          throw ValueError("action " + std::to_string(src[k]) + " for env " + std::to_string(id) +
-                           " is out of range [0, " + std::to_string(a.n) + ")");
-        }
+        CheckDiscreteAction(a, src[k], id);
         CheckIdleOne(id, true);
         dst[id] = src[k];
       }
@@ -100,11 +98,8 @@ class PoolBase : public Scheduler {
       // Before any write: a worker may be reading an in-flight env's action.
       CheckIdleOne(id, true);
       for (int64_t j = 0; j < m; ++j) {
-        float v = src[k * m + j];
-        if (!std::isfinite(v)) {
-          throw ValueError("action for env " + std::to_string(id) +
-                           " is not finite (NaN or inf) at index " + std::to_string(j));
-        }
+        const float v = src[k * m + j];
+        CheckFiniteAction(v, id, j);
         dst[id * m + j] = v;
       }
     }

@@ -81,9 +81,9 @@ def envpool_x_runner(
     task: str, num_envs: int, batch_size: int, num_threads: int, name: str = "envpool_x"
 ) -> Runner:
     """Our pool, sync (batch_size == num_envs) or async (send/recv)."""
-    import envpool_x
+    from envpool_x.factory import make_gymnasium
 
-    env = envpool_x.make_gymnasium(
+    env = make_gymnasium(
         task, num_envs=num_envs, batch_size=batch_size, num_threads=num_threads
     )
     return _pool_runner(env, num_envs, batch_size, name)

@@ -89,9 +89,9 @@ class _PoolActor:
     """One pool inside a Ray actor (made a Ray actor class by :func:`_actor_class`)."""
 
     def __init__(self, task_id: str, config: dict[str, Any]) -> None:
-        import envpool_x
+        from envpool_x.factory import make_gymnasium
 
-        self._env = envpool_x.make_gymnasium(task_id, **config)
+        self._env = make_gymnasium(task_id, **config)
 
     def step(self, actions: Any, env_id: Any) -> Any:
         return self._env.step(actions, env_id)

@@ -31,6 +31,10 @@ class TaskEntry:
         return getattr(_core, self.pool_name)
 
 
+# gymnasium registers some tasks (CliffWalking, Blackjack) without a time limit;
+# EnvPool's equivalent is INT32_MAX steps.
+NO_TIME_LIMIT = 2**31 - 1
+
 _REGISTRY: dict[str, TaskEntry] = {}
 # Called with each entry registered after them (gymnasium's registry mirrors ours).
 _LISTENERS: list[Callable[[TaskEntry], None]] = []
@@ -119,91 +123,3 @@ def envs_by_family() -> dict[str, list[str]]:
     for entry in _REGISTRY.values():
         out.setdefault(entry.family, []).append(entry.task_id)
     return out
-
-
-# ---- classic control (gymnasium 1.x ids, time limits and thresholds) --------
-register("CartPole-v0", "CartPole", "classic_control", 200, 195.0)
-register("CartPole-v1", "CartPole", "classic_control", 500, 475.0)
-register("Pendulum-v1", "Pendulum", "classic_control", 200)
-register("MountainCar-v0", "MountainCar", "classic_control", 200, -110.0)
-register("MountainCarContinuous-v0", "MountainCarContinuous", "classic_control", 999, 90.0)
-register("Acrobot-v1", "Acrobot", "classic_control", 500, -100.0)
-
-# ---- toy text (gymnasium 1.4 ids; EnvPool's Taxi-v3, CliffWalking-v0, Catch-v0,
-# NChain-v0). gymnasium registers CliffWalking and Blackjack without a time
-# limit, EnvPool Catch likewise: they get NO_TIME_LIMIT (EnvPool's INT32_MAX);
-# Blackjack and Catch episodes end by themselves within a few steps.
-NO_TIME_LIMIT = 2**31 - 1
-
-
-def _frozen_lake_random_map(config: dict[str, Any]) -> None:
-    """gymnasium's ``map_name=None`` (without desc): a random 8x8 map from
-    gymnasium's own generator, seeded by the pool's seed so that a config
-    reproduces its map. One map serves the whole pool."""
-    if config.get("desc") is None:
-        config["desc"] = []
-    if config.get("map_name") is not None:
-        return
-    if len(config["desc"]) == 0:
-        from gymnasium.envs.toy_text.frozen_lake import generate_random_map
-
-        seed = config["seed"] if isinstance(config["seed"], int) else int(config["seed"][0])
-        config["desc"] = generate_random_map(size=8, seed=seed % 2**32)
-    config["map_name"] = "8x8"  # unused when desc is given
-
-
-register(
-    "FrozenLake-v1",
-    "FrozenLake",
-    "toy_text",
-    100,
-    0.70,
-    resolve=_frozen_lake_random_map,
-    map_name="4x4",
-)
-register(
-    "FrozenLake8x8-v1",
-    "FrozenLake",
-    "toy_text",
-    200,
-    0.85,
-    resolve=_frozen_lake_random_map,
-    map_name="8x8",
-)
-register("Taxi-v4", "Taxi", "toy_text", 200, 8.0)
-register("Taxi-v3", "Taxi", "toy_text", 200, 8.0)
-register("CliffWalking-v1", "CliffWalking", "toy_text", NO_TIME_LIMIT)
-register("CliffWalkingSlippery-v1", "CliffWalking", "toy_text", NO_TIME_LIMIT, is_slippery=True)
-register("CliffWalking-v0", "CliffWalking", "toy_text", NO_TIME_LIMIT)
-register(
-    "Blackjack-v1",
-    "Blackjack",
-    "toy_text",
-    NO_TIME_LIMIT,
-    obs_tuple=True,  # gymnasium's Tuple(Discrete(32), Discrete(11), Discrete(2))
-    sab=True,
-    natural=False,
-)
-register("Catch-v0", "Catch", "toy_text", NO_TIME_LIMIT)
-register("NChain-v0", "NChain", "toy_text", 1000)
-
-# ---- testing: an env that throws, stalls or emits NaN on request -----------
-register("FaultInjection-v0", "FaultInjection", "testing", 1000)
-
-# ---- atari: <Game>-v5 for every ROM of the ALE the module was built with -----
-if hasattr(_core, "Atari"):
-    from envpool_x.atari import register_atari_tasks
-
-    register_atari_tasks()
-
-# ---- mujoco: gymnasium's locomotion / manipulation tasks, -v4 and -v5 --------
-if hasattr(_core, "mujoco_version"):
-    from envpool_x.mujoco import register_mujoco_tasks
-
-    register_mujoco_tasks()
-
-# ---- dmc: the DeepMind Control suite (models from the dm-control package) ---
-if hasattr(_core, "dmc_add_model"):
-    from envpool_x.dmc import register_dmc_tasks
-
-    register_dmc_tasks()

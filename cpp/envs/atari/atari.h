@@ -327,13 +327,6 @@ class Atari {
   }
 
  private:
-  // Output fields; `discount` only with zero_discount_on_life_loss.
-  OutputField<uint8_t> obs_;
-  OutputField<int32_t> lives_field_;
-  OutputField<float> raw_reward_;
-  OutputField<bool> game_over_;
-  OutputField<uint8_t> ram_;
-  OutputField<float> discount_;
   void NewGame(Rng& rng) {
     ale_->environment->getEnvironmentRNG().seed(static_cast<uint32_t>(rng.NextU64() >> 32));
     ale_->reset_game();
@@ -433,6 +426,13 @@ class Atari {
     if (discount_.bound()) *out[discount_] = discount;
   }
 
+  // Output fields; `discount` is bound only with zero_discount_on_life_loss.
+  OutputField<uint8_t> obs_;
+  OutputField<int32_t> lives_field_;
+  OutputField<float> raw_reward_;
+  OutputField<bool> game_over_;
+  OutputField<uint8_t> ram_;
+  OutputField<float> discount_;
   std::string task_;
   int stack_num_, frame_skip_, noop_max_;
   bool episodic_life_, reward_clip_, gray_scale_;

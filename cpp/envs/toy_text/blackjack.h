@@ -1,7 +1,8 @@
 // Blackjack-v1, matching gymnasium 1.4.0's BlackjackEnv (options natural,
-// sab). The observation (player sum, dealer's showing card, usable ace) is one
-// int64 array of 3 values, a MultiDiscrete([32, 11, 2]) space, where gymnasium
-// has Tuple(Discrete(32), Discrete(11), Discrete(2)): see README.md.
+// sab). The env writes the observation (player sum, dealer's showing card,
+// usable ace) as one int64 array of 3 values; the gymnasium front end shows it
+// as gymnasium's Tuple(Discrete(32), Discrete(11), Discrete(2)), the dm_env one
+// keeps the array (docs/toy_text.md).
 #pragma once
 
 #include <cstdint>
@@ -156,7 +157,6 @@ class Blackjack {
   }
 
  private:
-  OutputField<int64_t> obs_;
   void Write(const StepOutput& out) const {
     int64_t* obs = out[obs_];
     obs[0] = BlackjackSum(player_);
@@ -164,6 +164,7 @@ class Blackjack {
     obs[2] = BlackjackUsableAce(player_) ? 1 : 0;
   }
 
+  OutputField<int64_t> obs_;
   bool natural_ = false;
   bool sab_ = false;
   BlackjackHand player_{};

@@ -187,8 +187,6 @@ class FrozenLake {
   }
 
  private:
-  OutputField<int64_t> obs_;
-  OutputField<double> prob_;
   // One model per distinct config, shared by all envs built from it (a pool
   // of 4096 envs reads one copy of the map, which stays in cache).
   static std::shared_ptr<const FrozenLakeModel> Shared(const Config& config) {
@@ -214,6 +212,8 @@ class FrozenLake {
     return shared;
   }
 
+  OutputField<int64_t> obs_;
+  OutputField<double> prob_;
   std::shared_ptr<const FrozenLakeModel> model_;
   int32_t s_ = 0;
 };

@@ -84,7 +84,6 @@ class NChain {
   }
 
  private:
-  OutputField<int64_t> obs_;
   static NChainParams Params(const Config& config) {
     NChainParams p;
     const int64_t n = config.Int("n");
@@ -101,6 +100,7 @@ class NChain {
     return p;
   }
 
+  OutputField<int64_t> obs_;
   NChainParams p_;
   int32_t s_ = 0;
 };

@@ -214,9 +214,6 @@ class Taxi {
   }
 
  private:
-  OutputField<int64_t> obs_;
-  OutputField<double> prob_;
-  OutputField<int8_t> action_mask_;
   static TaxiParams Params(const Config& config) {
     TaxiParams p;
     p.rainy = config.Bool("is_rainy");
@@ -239,6 +236,9 @@ class Taxi {
     TaxiActionMask(s_, out[action_mask_]);
   }
 
+  OutputField<int64_t> obs_;
+  OutputField<double> prob_;
+  OutputField<int8_t> action_mask_;
   TaxiParams params_;
   int s_ = 0;
   bool fickle_step_ = false;

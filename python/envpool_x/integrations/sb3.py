@@ -125,7 +125,7 @@ def make_sb3(task_id: str, **config: Any) -> SB3VecEnv:
         ValueError: ``autoreset_mode`` other than "same_step", or batch_size
             smaller than num_envs.
     """
-    import envpool_x
+    from envpool_x.factory import make_gymnasium
 
     config.setdefault("autoreset_mode", "same_step")
-    return SB3VecEnv(envpool_x.make_gymnasium(task_id, **config))
+    return SB3VecEnv(make_gymnasium(task_id, **config))

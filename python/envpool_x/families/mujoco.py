@@ -18,6 +18,7 @@ import warnings
 from typing import Any
 
 from envpool_x import _core
+from envpool_x.registration import register
 
 #: The MuJoCo release the C++ core is built against (one pinned version: the
 #: same library serves gymnasium's envs, dm_control and us).
@@ -145,8 +146,6 @@ def _caller_stacklevel() -> int:
 
 def register_mujoco_tasks() -> None:
     """Register ``<Name>-v4`` and ``<Name>-v5`` for every MuJoCo env of this build."""
-    from envpool_x.registration import register
-
     for name, xml_v4, xml_v5, max_steps, threshold in _TASKS:
         for version, xml in ((4, xml_v4), (5, xml_v5)):
             register(
@@ -158,3 +157,8 @@ def register_mujoco_tasks() -> None:
                 resolve=resolve_config,
                 xml_file=xml,
             )
+
+
+# The family is optional at build time (a CMake option).
+if hasattr(_core, "mujoco_version"):
+    register_mujoco_tasks()

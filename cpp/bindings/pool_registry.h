@@ -1,10 +1,10 @@
-// Live pools by the number an XLA handle carries (see cpp/bindings/xla.cpp).
+// Live pools by number, for callers outside Python that name a pool by a
+// handle (env.xla()'s custom calls, cpp/bindings/xla.cpp).
 //
 // A handle is a plain array that user code can build or keep after the env is
 // gone, so it holds a registry number, never an address: an unknown or stale
 // number is an error, not a wild pointer. Calls hold a shared lock for their
-// whole run, so a pool cannot be destroyed under an XLA call that uses it.
-// No XLA header is needed here: this part is always built.
+// whole run, so a pool cannot be destroyed under a call that uses it.
 #pragma once
 
 #include <cstdint>
@@ -16,12 +16,12 @@ namespace envpool_x {
 
 class PyPool;
 
-class XlaPoolRegistry {
+class PoolRegistry {
  public:
-  static XlaPoolRegistry& Get() {
+  static PoolRegistry& Get() {
     // Leaked on purpose: pools may be destroyed during interpreter exit,
     // after static destructors would have run.
-    static XlaPoolRegistry* registry = new XlaPoolRegistry;
+    static PoolRegistry* registry = new PoolRegistry;
     return *registry;
   }
 
@@ -55,8 +55,9 @@ class XlaPoolRegistry {
   uint32_t next_ = 1;  // 0 is never a valid handle
 };
 
-// Set on a thread that waits for a pool on behalf of an XLA call: it holds no
-// GIL and is not Python's, so the pool must not check Python signals there.
-inline thread_local bool t_waiting_for_xla = false;
+// Set on a thread that waits for a pool on behalf of a caller outside Python
+// (an XLA call): it holds no GIL, so the pool must not check Python signals
+// there.
+inline thread_local bool t_waiting_outside_python = false;
 
 }  // namespace envpool_x

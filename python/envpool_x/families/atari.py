@@ -15,6 +15,7 @@ import warnings
 from typing import Any
 
 from envpool_x import _core
+from envpool_x.registration import register
 
 #: The ale-py release the C++ core is built from and whose ROMs are used.
 ALE_VERSION = "0.12.1"
@@ -84,8 +85,6 @@ def register_atari_tasks() -> None:
     The ROM ids come from the module itself (generated from the ale-py sdist at
     build time), so registering needs neither ale_py nor any hard-coded list.
     """
-    from envpool_x.registration import register
-
     for rom_id in _core.atari_rom_ids():
         register(
             f"{rom_id_to_task_name(rom_id)}-v5",
@@ -95,3 +94,8 @@ def register_atari_tasks() -> None:
             resolve=resolve_config,
             task=rom_id,
         )
+
+
+# The family is optional at build time (a CMake option).
+if hasattr(_core, "Atari"):
+    register_atari_tasks()

@@ -25,7 +25,8 @@ import warnings
 from typing import Any
 
 from envpool_x import _core
-from envpool_x.mujoco import drop_default_timer
+from envpool_x.registration import register
+from envpool_x.families.mujoco import drop_default_timer
 
 #: The dm-control release whose tasks these reproduce (its suite is the test oracle).
 DM_CONTROL_VERSION = "1.0.50"
@@ -143,8 +144,6 @@ def _resolver(domain: str) -> Any:
 
 def register_dmc_tasks() -> None:
     """Register ``<Domain><Task>-v1`` for every DeepMind Control task of this build."""
-    from envpool_x.registration import register
-
     for domain, prefix, pool, tasks in DOMAINS:
         for task in tasks:
             register(
@@ -155,3 +154,8 @@ def register_dmc_tasks() -> None:
                 resolve=_resolver(domain),
                 task_name=task,
             )
+
+
+# The family is optional at build time (a CMake option).
+if hasattr(_core, "dmc_add_model"):
+    register_dmc_tasks()

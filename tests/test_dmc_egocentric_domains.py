@@ -1,6 +1,6 @@
-"""DeepMind Control tasks of the second batch (humanoid, swimmer, fish,
-quadruped, manipulator) against dm_control 1.0.50's suite, as tests/test_dmc.py
-does for the first: the same XML (from dm_control's own model functions) on
+"""DeepMind Control domains with egocentric observations (humanoid, swimmer,
+fish, quadruped, manipulator) against dm_control 1.0.50's suite, as
+tests/test_dmc.py does for the others: the same XML (from dm_control's own model functions) on
 the same libmujoco; after a reset dm_control's integration state and the
 task's values kept in the model (targets) are copied into ours, then both get
 the same float32 actions.
@@ -26,7 +26,7 @@ import numpy as np
 import pytest
 
 import envpool_x
-from envpool_x import dmc
+from envpool_x.families import dmc
 
 if not dmc.has_dmc():
     pytest.skip("envpool_x was built without MuJoCo (and so without dmc)", allow_module_level=True)

@@ -1,0 +1,108 @@
+// The raw single-thread loop of one env type: the baseline the benchmarks
+// measure pools against (no pool, no threads, no Python in the loop).
+#pragma once
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <deque>
+#include <utility>
+#include <vector>
+
+#include "core/env.h"
+#include "core/random.h"
+#include "core/spec.h"
+
+namespace envpool_x {
+
+// Actions for the raw loops: kRawLoopActions pre-drawn uniform choices of
+// [0, n), cycled. Uniform like the benchmarks' pools, because a cheap fixed
+// pattern does less work (Pong's paddle never moves under NOOP/FIRE, so fewer
+// screen rows change and the preprocessing skips them) and would flatter the
+// baseline the pools are measured against.
+constexpr int kRawLoopActions = 64;
+inline std::vector<int32_t> RawLoopDiscreteActions(int64_t n, uint64_t seed) {
+  Rng draw(seed ^ 0x2545f4914f6cdd1dULL);
+  std::vector<int32_t> out(kRawLoopActions, 0);
+  for (int32_t& a : out) a = static_cast<int32_t>(draw.UniformInt(std::max<int64_t>(n, 1)));
+  return out;
+}
+
+// The raw single-thread rate of Env: a plain loop, pre-drawn uniform actions,
+// a reset when an episode ends: terminated, or `max_episode_steps` (> 0) steps
+// after its reset, the pools' time limit. Without the time limit the loop
+// would measure other work than a pool does: a MuJoCo episode that never ends
+// settles into states whose steps cost less (an Ant on its back has fewer
+// contacts) than the first thousand steps after a reset.
+// Returns the seconds the steps took and how many episodes ended meanwhile.
+template <typename Env>
+std::pair<double, int64_t> RawLoopSeconds(const Config& cfg, int num_envs, int64_t steps,
+                                          uint64_t seed, int max_episode_steps = 0) {
+  EnvSpec spec = Env::Spec(cfg);
+  std::deque<Env> envs;
+  std::vector<Rng> rngs;
+  std::vector<std::vector<uint8_t>> obs(spec.obs.size());
+  for (int i = 0; i < num_envs; ++i) {
+    envs.emplace_back(cfg, spec);
+    rngs.emplace_back(DeriveEnvSeed(seed, i));
+    ApplyMaxEpisodeSteps(envs.back(), max_episode_steps);
+  }
+  for (size_t f = 0; f < spec.obs.size(); ++f) obs[f].resize(spec.obs[f].NumBytes());
+  std::vector<std::vector<uint8_t>> info(spec.info.size());
+  for (size_t f = 0; f < spec.info.size(); ++f) info[f].resize(spec.info[f].NumBytes());
+  float reward = 0;
+  bool terminated = false;
+  bool truncated = false;
+  StepOutput out;
+  for (size_t f = 0; f < obs.size(); ++f) out.slots[f] = obs[f].data();
+  for (size_t f = 0; f < info.size(); ++f) out.slots[StepOutput::kInfoSlot + f] = info[f].data();
+  out.reward = &reward;
+  out.terminated = &terminated;
+  out.truncated = &truncated;
+  // Continuous actions: pre-drawn uniform vectors within the bounds (0
+  // where unbounded), cycled, so physics envs do real work (an all-zero
+  // action leaves a MuJoCo body at rest).
+  const int64_t box_size = spec.action.NumElements();
+  std::vector<float> boxes(kRawLoopActions * box_size, 0.0f);
+  const std::vector<int32_t> discrete = RawLoopDiscreteActions(spec.action.n, seed);
+  if (!spec.action.discrete) {
+    Rng draw(seed ^ 0x9e3779b97f4a7c15ULL);
+    for (int k = 0; k < kRawLoopActions; ++k) {
+      for (int64_t j = 0; j < box_size; ++j) {
+        const double lo = spec.action.box.Low(j);
+        const double hi = spec.action.box.High(j);
+        if (std::isfinite(lo) && std::isfinite(hi)) {
+          boxes[k * box_size + j] = static_cast<float>(draw.Uniform(lo, hi));
+        }
+      }
+    }
+  }
+  // Steps since each env's reset, counted as the pool counts them.
+  std::vector<int64_t> elapsed(num_envs, 0);
+  auto reset = [&](int i) {
+    envs[i].Reset(rngs[i], out);
+    elapsed[i] = ElapsedAfterResetOf(envs[i]);
+  };
+  for (int i = 0; i < num_envs; ++i) reset(i);
+  auto t0 = std::chrono::steady_clock::now();
+  int64_t done = 0;
+  int64_t episodes = 0;
+  while (done < steps) {
+    for (int i = 0; i < num_envs && done < steps; ++i, ++done) {
+      const int64_t k = done % kRawLoopActions;
+      const void* a = spec.action.discrete ? static_cast<const void*>(&discrete[k])
+                                           : static_cast<const void*>(&boxes[k * box_size]);
+      truncated = false;
+      StepWhole(envs[i], a, rngs[i], out);
+      ++elapsed[i];
+      if (terminated || truncated || (max_episode_steps > 0 && elapsed[i] >= max_episode_steps)) {
+        reset(i);
+        ++episodes;
+      }
+    }
+  }
+  return {std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), episodes};
+}
+
+}  // namespace envpool_x

@@ -1,0 +1,9 @@
+"""One module per env family; importing this package registers every task.
+
+Each family module imports the registry (envpool_x.registration) and registers
+its ids; the order here is the order of ``list_all_envs()``.
+"""
+
+from envpool_x.families import classic_control, toy_text, testing, atari, mujoco, dmc  # noqa: I001
+
+__all__ = ["atari", "classic_control", "dmc", "mujoco", "testing", "toy_text"]
