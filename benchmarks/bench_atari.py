@@ -82,7 +82,8 @@ def ale_act_runner() -> bench.Runner:
     """ALE's act() alone (frame_skip 4 frames per env step, no preprocessing) in
     a plain C++ loop with this module's ALE build: what emulation costs, so the
     raw loop's rate shows what our preprocessing adds."""
-    from envpool_x import _core, atari
+    from envpool_x import _core
+    from envpool_x.families import atari
 
     rom = atari.rom_path("pong")
     return bench.self_timed_runner(

@@ -42,7 +42,8 @@ from bench_classic import (  # noqa: E402
     write_section,
 )
 
-from envpool_x import bench, dmc, make_spec  # noqa: E402
+from envpool_x import bench, make_spec  # noqa: E402
+from envpool_x.families import dmc  # noqa: E402
 
 
 def dm_control_runner(task: str) -> bench.Runner | None:

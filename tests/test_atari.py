@@ -12,7 +12,8 @@ import numpy as np
 import pytest
 
 import envpool_x
-from envpool_x import _core, atari, registration
+from envpool_x import _core, registration
+from envpool_x.families import atari
 
 if not atari.has_atari():
     pytest.skip(

@@ -35,12 +35,13 @@ ATOL = 1e-6
 # depends on the implementation: numpy's log1p (touch sensors) and norm
 # (BLAS) against the C library's. Measured: up to 8.9e-16.
 LIBM_FIELDS = {"touch", "dist_to_target"}
-# Domains whose tests (task state, initial-state checks) are in tests/test_dmc_egocentric_domains.py.
-B_DOMAINS = ("humanoid", "swimmer", "fish", "quadruped", "manipulator")
+# Domains whose task state and initial states are checked in
+# tests/test_dmc_egocentric_domains.py.
+EGOCENTRIC_DOMAINS = ("humanoid", "swimmer", "fish", "quadruped", "manipulator")
 TASKS = [
     (dmc.task_id(prefix, task), domain, task)
     for domain, prefix, _, tasks in dmc.DOMAINS
-    if domain not in B_DOMAINS
+    if domain not in EGOCENTRIC_DOMAINS
     for task in tasks
 ]
 IDS = [t[0] for t in TASKS]

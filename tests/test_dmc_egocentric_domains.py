@@ -35,7 +35,7 @@ pytest.importorskip("dm_control.suite")
 
 from test_dmc import (  # noqa: E402
     ATOL,
-    B_DOMAINS,
+    EGOCENTRIC_DOMAINS,
     _check_limited_and_rotational,
     _joint_qpos,
     _load,
@@ -44,7 +44,7 @@ from test_dmc import (  # noqa: E402
 TASKS = [
     (dmc.task_id(prefix, task), domain, task)
     for domain, prefix, _, tasks in dmc.DOMAINS
-    if domain in B_DOMAINS
+    if domain in EGOCENTRIC_DOMAINS
     for task in tasks
 ]
 IDS = [t[0] for t in TASKS]

@@ -14,7 +14,7 @@ from typing import Any
 
 from envpool_x import families  # noqa: F401  (registers every task)
 from envpool_x.dm_env_wrapper import DmEnvPool
-from envpool_x.factory import ENV_TYPES, make, make_dm, make_gym, make_gymnasium
+from envpool_x.factory import make, make_dm, make_gym, make_gymnasium
 from envpool_x.gymnasium_env import GymnasiumEnvPool
 from envpool_x.gymnasium_registry import register_gymnasium_envs
 from envpool_x.registration import list_all_envs, register

@@ -83,9 +83,7 @@ def envpool_x_runner(
     """Our pool, sync (batch_size == num_envs) or async (send/recv)."""
     from envpool_x.factory import make_gymnasium
 
-    env = make_gymnasium(
-        task, num_envs=num_envs, batch_size=batch_size, num_threads=num_threads
-    )
+    env = make_gymnasium(task, num_envs=num_envs, batch_size=batch_size, num_threads=num_threads)
     return _pool_runner(env, num_envs, batch_size, name)
 
 

@@ -25,8 +25,8 @@ import warnings
 from typing import Any
 
 from envpool_x import _core
-from envpool_x.registration import register
 from envpool_x.families.mujoco import drop_default_timer
+from envpool_x.registration import register
 
 #: The dm-control release whose tasks these reproduce (its suite is the test oracle).
 DM_CONTROL_VERSION = "1.0.50"

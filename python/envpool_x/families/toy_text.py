@@ -12,6 +12,7 @@ from typing import Any
 
 from envpool_x.registration import NO_TIME_LIMIT, register
 
+
 def _frozen_lake_random_map(config: dict[str, Any]) -> None:
     """gymnasium's ``map_name=None`` (without desc): a random 8x8 map from
     gymnasium's own generator, seeded by the pool's seed so that a config
