@@ -5,7 +5,7 @@
 // cpp/cuda/device_ops.h), which is what the tests exercise on machines
 // without a GPU.
 //
-// The row logic mirrors PoolBase::RunOne (cpp/core/env_pool.h) step for step:
+// The row logic mirrors EnvRunner::RunOne (cpp/core/env_runner.h) step for step:
 // elapsed steps, truncation, the three autoreset modes, reseeding, and the
 // same_step final rows. The env dynamics are the very functions the CPU envs
 // call (cpp/envs/classic_control/*.h), and random numbers come from the same
