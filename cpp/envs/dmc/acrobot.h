@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cmath>
+#include <cstring>
 #include <string>
 
 #include "envs/dmc/dmc_env.h"
@@ -35,10 +36,9 @@ class DmcAcrobot : public dmc::DmcEnvBase {
         target_(Id(mjOBJ_SITE, "target")),
         tip_(Id(mjOBJ_SITE, "tip")),
         shoulder_(JointQpos("shoulder")),
-        elbow_(JointQpos("elbow")) {
-    obs_orientations_ = ObsField<double>(spec, "orientations");
-    obs_velocity_ = ObsField<double>(spec, "velocity");
-  }
+        elbow_(JointQpos("elbow")),
+        obs_orientations_(ObsField<double>(spec, "orientations")),
+        obs_velocity_(ObsField<double>(spec, "velocity")) {}
 
   void Reset(Rng& rng, const StepOutput& out) {
     PhysicsReset();
@@ -63,9 +63,6 @@ class DmcAcrobot : public dmc::DmcEnvBase {
   }
 
  private:
-  // Observation fields.
-  OutputField<double> obs_orientations_;
-  OutputField<double> obs_velocity_;
   static bool Sparse(const std::string& task) {
     if (task == "swingup") return false;
     if (task == "swingup_sparse") return true;
@@ -88,6 +85,10 @@ class DmcAcrobot : public dmc::DmcEnvBase {
   int tip_;
   int shoulder_;
   int elbow_;
+
+  // Observation fields.
+  OutputField<double> obs_orientations_;
+  OutputField<double> obs_velocity_;
 };
 
 }  // namespace envpool_x

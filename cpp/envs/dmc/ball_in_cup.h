@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cmath>
+#include <cstring>
 #include <string>
 
 #include "envs/dmc/dmc_env.h"
@@ -33,9 +34,9 @@ class DmcBallInCup : public dmc::DmcEnvBase {
         ball_z_(JointQpos("ball_z")),
         target_(Id(mjOBJ_SITE, "target")),
         ball_body_(Id(mjOBJ_BODY, "ball")),
-        ball_geom_(Id(mjOBJ_GEOM, "ball")) {
-    obs_position_ = ObsField<double>(spec, "position");
-    obs_velocity_ = ObsField<double>(spec, "velocity");
+        ball_geom_(Id(mjOBJ_GEOM, "ball")),
+        obs_position_(ObsField<double>(spec, "position")),
+        obs_velocity_(ObsField<double>(spec, "velocity")) {
     CheckTask(config.String("task_name"));
   }
 
@@ -67,9 +68,6 @@ class DmcBallInCup : public dmc::DmcEnvBase {
   }
 
  private:
-  // Observation fields.
-  OutputField<double> obs_position_;
-  OutputField<double> obs_velocity_;
   static constexpr double kControlTimestep = 0.02;
 
   static void CheckTask(const std::string& task) {
@@ -86,6 +84,10 @@ class DmcBallInCup : public dmc::DmcEnvBase {
   int target_;
   int ball_body_;
   int ball_geom_;
+
+  // Observation fields.
+  OutputField<double> obs_position_;
+  OutputField<double> obs_velocity_;
 };
 
 }  // namespace envpool_x

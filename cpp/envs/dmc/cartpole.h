@@ -4,6 +4,9 @@
 // in Python (envpool_x.dmc hands it over).
 #pragma once
 
+#include <algorithm>
+#include <cmath>
+#include <cstring>
 #include <string>
 
 #include "envs/dmc/dmc_env.h"
@@ -31,9 +34,9 @@ class DmcCartpole : public dmc::DmcEnvBase {
   DmcCartpole(const Config& config, const EnvSpec& spec)
       : DmcEnvBase(config, /*control_timestep=*/0.0, /*own_model=*/false),
         slider_(JointQpos("slider")),
-        hinge_1_(JointQpos("hinge_1")) {
-    obs_position_ = ObsField<double>(spec, "position");
-    obs_velocity_ = ObsField<double>(spec, "velocity");
+        hinge_1_(JointQpos("hinge_1")),
+        obs_position_(ObsField<double>(spec, "position")),
+        obs_velocity_(ObsField<double>(spec, "velocity")) {
     const Options o = Parse(config.String("task_name"));
     swing_up_ = o.swing_up;
     sparse_ = o.sparse;
@@ -65,9 +68,6 @@ class DmcCartpole : public dmc::DmcEnvBase {
   }
 
  private:
-  // Observation fields.
-  OutputField<double> obs_position_;
-  OutputField<double> obs_velocity_;
   struct Options {
     bool swing_up;
     bool sparse;
@@ -123,6 +123,10 @@ class DmcCartpole : public dmc::DmcEnvBase {
   int hinge_1_;
   bool swing_up_ = false;
   bool sparse_ = false;
+
+  // Observation fields.
+  OutputField<double> obs_position_;
+  OutputField<double> obs_velocity_;
 };
 
 }  // namespace envpool_x

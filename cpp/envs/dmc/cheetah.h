@@ -1,6 +1,8 @@
 // dm_control suite: cheetah (task: run), as dm_control 1.0.50's cheetah.py.
 #pragma once
 
+#include <cmath>
+#include <cstring>
 #include <string>
 
 #include "envs/dmc/dmc_env.h"
@@ -27,9 +29,9 @@ class DmcCheetah : public dmc::DmcEnvBase {
 
   DmcCheetah(const Config& config, const EnvSpec& spec)
       : DmcEnvBase(config, /*control_timestep=*/0.0, /*own_model=*/false),
-        speed_adr_(SensorAdr("torso_subtreelinvel")) {
-    obs_position_ = ObsField<double>(spec, "position");
-    obs_velocity_ = ObsField<double>(spec, "velocity");
+        speed_adr_(SensorAdr("torso_subtreelinvel")),
+        obs_position_(ObsField<double>(spec, "position")),
+        obs_velocity_(ObsField<double>(spec, "velocity")) {
     CheckTask(config.String("task_name"));
   }
 
@@ -60,9 +62,6 @@ class DmcCheetah : public dmc::DmcEnvBase {
   }
 
  private:
-  // Observation fields.
-  OutputField<double> obs_position_;
-  OutputField<double> obs_velocity_;
   static constexpr double kRunSpeed = 10;
 
   static void CheckTask(const std::string& task) {
@@ -76,6 +75,10 @@ class DmcCheetah : public dmc::DmcEnvBase {
   }
 
   int speed_adr_;
+
+  // Observation fields.
+  OutputField<double> obs_position_;
+  OutputField<double> obs_velocity_;
 };
 
 }  // namespace envpool_x

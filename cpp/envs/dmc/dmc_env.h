@@ -15,10 +15,8 @@
 
 #include <cmath>
 #include <cstdint>
-#include <cstring>
-#include <map>
 #include <memory>
-#include <mutex>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>

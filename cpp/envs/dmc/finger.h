@@ -49,12 +49,12 @@ class DmcFinger : public dmc::DmcEnvBase {
         distal_velocity_(SensorAdr("distal_velocity")),
         hinge_velocity_(SensorAdr("hinge_velocity")),
         touchtop_(SensorAdr("touchtop")),
-        touchbottom_(SensorAdr("touchbottom")) {
-    obs_position_ = ObsField<double>(spec, "position");
-    obs_velocity_ = ObsField<double>(spec, "velocity");
-    obs_touch_ = ObsField<double>(spec, "touch");
-    obs_target_position_ = OptionalObsField<double>(spec, "target_position");
-    obs_dist_to_target_ = OptionalObsField<double>(spec, "dist_to_target");
+        touchbottom_(SensorAdr("touchbottom")),
+        obs_position_(ObsField<double>(spec, "position")),
+        obs_velocity_(ObsField<double>(spec, "velocity")),
+        obs_touch_(ObsField<double>(spec, "touch")),
+        obs_target_position_(OptionalObsField<double>(spec, "target_position")),
+        obs_dist_to_target_(OptionalObsField<double>(spec, "dist_to_target")) {
     mjModel* m = mutable_model();
     if (turn()) {
       m->site_size[3 * target_site_] = target_radius_;
@@ -112,12 +112,6 @@ class DmcFinger : public dmc::DmcEnvBase {
   }
 
  private:
-  // Observation fields (dist_to_target, target_position: only with some tasks).
-  OutputField<double> obs_position_;
-  OutputField<double> obs_velocity_;
-  OutputField<double> obs_touch_;
-  OutputField<double> obs_target_position_;
-  OutputField<double> obs_dist_to_target_;
   static constexpr double kControlTimestep = 0.02;
   static constexpr double kSpinVelocity = 15.0;
 
@@ -170,6 +164,13 @@ class DmcFinger : public dmc::DmcEnvBase {
   int proximal_, distal_, tip_, spinner_, target_;
   int proximal_velocity_, distal_velocity_, hinge_velocity_;
   int touchtop_, touchbottom_;
+
+  // Observation fields (target_position, dist_to_target: bound for the turn tasks only).
+  OutputField<double> obs_position_;
+  OutputField<double> obs_velocity_;
+  OutputField<double> obs_touch_;
+  OutputField<double> obs_target_position_;
+  OutputField<double> obs_dist_to_target_;
 };
 
 }  // namespace envpool_x

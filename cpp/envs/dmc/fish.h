@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cmath>
+#include <cstring>
 #include <string>
 
 #include "envs/dmc/dmc_env.h"
@@ -36,11 +37,11 @@ class DmcFish : public dmc::DmcEnvBase {
         torso_(Id(mjOBJ_BODY, "torso")),
         mouth_(Id(mjOBJ_GEOM, "mouth")),
         target_(Id(mjOBJ_GEOM, "target")),
-        root_qpos_(JointQpos("root")) {
-    obs_joint_angles_ = ObsField<double>(spec, "joint_angles");
-    obs_upright_ = ObsField<double>(spec, "upright");
-    obs_target_ = OptionalObsField<double>(spec, "target");
-    obs_velocity_ = ObsField<double>(spec, "velocity");
+        root_qpos_(JointQpos("root")),
+        obs_joint_angles_(ObsField<double>(spec, "joint_angles")),
+        obs_upright_(ObsField<double>(spec, "upright")),
+        obs_target_(OptionalObsField<double>(spec, "target")),
+        obs_velocity_(ObsField<double>(spec, "velocity")) {
     for (int i = 0; i < kNumJoints; ++i) joint_qpos_[i] = JointQpos(kJoints[i]);
   }
 
@@ -97,11 +98,6 @@ class DmcFish : public dmc::DmcEnvBase {
   }
 
  private:
-  // Observation fields (target: only with some tasks).
-  OutputField<double> obs_joint_angles_;
-  OutputField<double> obs_upright_;
-  OutputField<double> obs_target_;
-  OutputField<double> obs_velocity_;
   static constexpr double kControlTimestep = 0.04;
   static constexpr int kNumJoints = 7;
   static constexpr const char* kJoints[kNumJoints] = {
@@ -140,6 +136,12 @@ class DmcFish : public dmc::DmcEnvBase {
   int target_;
   int root_qpos_;
   int joint_qpos_[kNumJoints] = {};
+
+  // Observation fields (target: bound for swim only).
+  OutputField<double> obs_joint_angles_;
+  OutputField<double> obs_upright_;
+  OutputField<double> obs_target_;
+  OutputField<double> obs_velocity_;
 };
 
 }  // namespace envpool_x

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cmath>
+#include <cstring>
 #include <string>
 
 #include "envs/dmc/dmc_env.h"
@@ -35,11 +36,10 @@ class DmcHopper : public dmc::DmcEnvBase {
         foot_(Id(mjOBJ_BODY, "foot")),
         speed_adr_(SensorAdr("torso_subtreelinvel")),
         toe_adr_(SensorAdr("touch_toe")),
-        heel_adr_(SensorAdr("touch_heel")) {
-    obs_position_ = ObsField<double>(spec, "position");
-    obs_velocity_ = ObsField<double>(spec, "velocity");
-    obs_touch_ = ObsField<double>(spec, "touch");
-  }
+        heel_adr_(SensorAdr("touch_heel")),
+        obs_position_(ObsField<double>(spec, "position")),
+        obs_velocity_(ObsField<double>(spec, "velocity")),
+        obs_touch_(ObsField<double>(spec, "touch")) {}
 
   void Reset(Rng& rng, const StepOutput& out) {
     PhysicsReset();
@@ -72,10 +72,6 @@ class DmcHopper : public dmc::DmcEnvBase {
   }
 
  private:
-  // Observation fields.
-  OutputField<double> obs_position_;
-  OutputField<double> obs_velocity_;
-  OutputField<double> obs_touch_;
   static constexpr double kControlTimestep = 0.02;
   static constexpr double kStandHeight = 0.6;
   static constexpr double kHopSpeed = 2;
@@ -101,6 +97,11 @@ class DmcHopper : public dmc::DmcEnvBase {
   int speed_adr_;
   int toe_adr_;
   int heel_adr_;
+
+  // Observation fields.
+  OutputField<double> obs_position_;
+  OutputField<double> obs_velocity_;
+  OutputField<double> obs_touch_;
 };
 
 }  // namespace envpool_x

@@ -2,6 +2,8 @@
 // 1.0.50's humanoid.py with its feature observations (not pure_state).
 #pragma once
 
+#include <cmath>
+#include <cstring>
 #include <string>
 
 #include "envs/dmc/dmc_env.h"
@@ -36,13 +38,13 @@ class DmcHumanoid : public dmc::DmcEnvBase {
         move_speed_(MoveSpeed(config.String("task_name"))),
         torso_(Id(mjOBJ_BODY, "torso")),
         head_(Id(mjOBJ_BODY, "head")),
-        com_vel_adr_(SensorAdr("torso_subtreelinvel")) {
-    obs_joint_angles_ = ObsField<double>(spec, "joint_angles");
-    obs_head_height_ = ObsField<double>(spec, "head_height");
-    obs_extremities_ = ObsField<double>(spec, "extremities");
-    obs_torso_vertical_ = ObsField<double>(spec, "torso_vertical");
-    obs_com_velocity_ = ObsField<double>(spec, "com_velocity");
-    obs_velocity_ = ObsField<double>(spec, "velocity");
+        com_vel_adr_(SensorAdr("torso_subtreelinvel")),
+        obs_joint_angles_(ObsField<double>(spec, "joint_angles")),
+        obs_head_height_(ObsField<double>(spec, "head_height")),
+        obs_extremities_(ObsField<double>(spec, "extremities")),
+        obs_torso_vertical_(ObsField<double>(spec, "torso_vertical")),
+        obs_com_velocity_(ObsField<double>(spec, "com_velocity")),
+        obs_velocity_(ObsField<double>(spec, "velocity")) {
     for (int i = 0; i < kNumExtremities; ++i) extremities_[i] = Id(mjOBJ_BODY, kExtremities[i]);
   }
 
@@ -89,13 +91,6 @@ class DmcHumanoid : public dmc::DmcEnvBase {
   }
 
  private:
-  // Observation fields.
-  OutputField<double> obs_joint_angles_;
-  OutputField<double> obs_head_height_;
-  OutputField<double> obs_extremities_;
-  OutputField<double> obs_torso_vertical_;
-  OutputField<double> obs_com_velocity_;
-  OutputField<double> obs_velocity_;
   static constexpr double kControlTimestep = 0.025;
   static constexpr double kStandHeight = 1.4;
   static constexpr int kNumExtremities = 4;
@@ -134,6 +129,14 @@ class DmcHumanoid : public dmc::DmcEnvBase {
   int head_;
   int com_vel_adr_;
   int extremities_[kNumExtremities] = {};
+
+  // Observation fields.
+  OutputField<double> obs_joint_angles_;
+  OutputField<double> obs_head_height_;
+  OutputField<double> obs_extremities_;
+  OutputField<double> obs_torso_vertical_;
+  OutputField<double> obs_com_velocity_;
+  OutputField<double> obs_velocity_;
 };
 
 }  // namespace envpool_x

@@ -42,14 +42,14 @@ class DmcManipulator : public dmc::DmcEnvBase {
         ball_site_(Id(mjOBJ_SITE, "ball")),
         target_site_(Id(mjOBJ_SITE, "target_ball")),
         finger_qpos_(JointQpos("finger")),
-        thumb_qpos_(JointQpos("thumb")) {
-    obs_arm_pos_ = ObsField<double>(spec, "arm_pos");
-    obs_arm_vel_ = ObsField<double>(spec, "arm_vel");
-    obs_touch_ = ObsField<double>(spec, "touch");
-    obs_hand_pos_ = ObsField<double>(spec, "hand_pos");
-    obs_object_pos_ = ObsField<double>(spec, "object_pos");
-    obs_object_vel_ = ObsField<double>(spec, "object_vel");
-    obs_target_pos_ = ObsField<double>(spec, "target_pos");
+        thumb_qpos_(JointQpos("thumb")),
+        obs_arm_pos_(ObsField<double>(spec, "arm_pos")),
+        obs_arm_vel_(ObsField<double>(spec, "arm_vel")),
+        obs_touch_(ObsField<double>(spec, "touch")),
+        obs_hand_pos_(ObsField<double>(spec, "hand_pos")),
+        obs_object_pos_(ObsField<double>(spec, "object_pos")),
+        obs_object_vel_(ObsField<double>(spec, "object_vel")),
+        obs_target_pos_(ObsField<double>(spec, "target_pos")) {
     CheckTask(config.String("task_name"));
     for (int i = 0; i < kNumArmJoints; ++i) {
       const int j = Id(mjOBJ_JOINT, kArmJoints[i]);
@@ -141,14 +141,6 @@ class DmcManipulator : public dmc::DmcEnvBase {
   }
 
  private:
-  // Observation fields.
-  OutputField<double> obs_arm_pos_;
-  OutputField<double> obs_arm_vel_;
-  OutputField<double> obs_touch_;
-  OutputField<double> obs_hand_pos_;
-  OutputField<double> obs_object_pos_;
-  OutputField<double> obs_object_vel_;
-  OutputField<double> obs_target_pos_;
   static constexpr double kControlTimestep = 0.01;
   static constexpr double kClose = 0.01;
   static constexpr double kPInHand = 0.1;
@@ -208,6 +200,15 @@ class DmcManipulator : public dmc::DmcEnvBase {
   int object_qpos_[3] = {};
   int object_dof_[3] = {};
   int touch_adr_[kNumTouch] = {};
+
+  // Observation fields.
+  OutputField<double> obs_arm_pos_;
+  OutputField<double> obs_arm_vel_;
+  OutputField<double> obs_touch_;
+  OutputField<double> obs_hand_pos_;
+  OutputField<double> obs_object_pos_;
+  OutputField<double> obs_object_vel_;
+  OutputField<double> obs_target_pos_;
 };
 
 }  // namespace envpool_x

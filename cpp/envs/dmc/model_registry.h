@@ -5,7 +5,6 @@
 
 #include <mujoco/mujoco.h>
 
-#include <cstring>
 #include <map>
 #include <memory>
 #include <mutex>

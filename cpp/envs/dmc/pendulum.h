@@ -31,9 +31,9 @@ class DmcPendulum : public dmc::DmcEnvBase {
       : DmcEnvBase(config, /*control_timestep=*/0.0, /*own_model=*/false),
         pole_(Id(mjOBJ_BODY, "pole")),
         hinge_qpos_(JointQpos("hinge")),
-        hinge_dof_(JointDof("hinge")) {
-    obs_orientation_ = ObsField<double>(spec, "orientation");
-    obs_velocity_ = ObsField<double>(spec, "velocity");
+        hinge_dof_(JointDof("hinge")),
+        obs_orientation_(ObsField<double>(spec, "orientation")),
+        obs_velocity_(ObsField<double>(spec, "velocity")) {
     CheckTask(config.String("task_name"));
   }
 
@@ -55,9 +55,6 @@ class DmcPendulum : public dmc::DmcEnvBase {
   }
 
  private:
-  // Observation fields.
-  OutputField<double> obs_orientation_;
-  OutputField<double> obs_velocity_;
   static void CheckTask(const std::string& task) {
     if (task != "swingup") throw ValueError("pendulum has no task '" + task + "' (tasks: swingup)");
   }
@@ -72,6 +69,10 @@ class DmcPendulum : public dmc::DmcEnvBase {
   int pole_;
   int hinge_qpos_;
   int hinge_dof_;
+
+  // Observation fields.
+  OutputField<double> obs_orientation_;
+  OutputField<double> obs_velocity_;
 };
 
 }  // namespace envpool_x

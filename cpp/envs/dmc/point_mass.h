@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cmath>
+#include <cstring>
 #include <string>
 
 #include "envs/dmc/dmc_env.h"
@@ -33,9 +34,9 @@ class DmcPointMass : public dmc::DmcEnvBase {
                    /*own_model=*/RandomizeGains(config.String("task_name"))),
         randomize_gains_(RandomizeGains(config.String("task_name"))),
         target_(Id(mjOBJ_GEOM, "target")),
-        pointmass_(Id(mjOBJ_GEOM, "pointmass")) {
-    obs_position_ = ObsField<double>(spec, "position");
-    obs_velocity_ = ObsField<double>(spec, "velocity");
+        pointmass_(Id(mjOBJ_GEOM, "pointmass")),
+        obs_position_(ObsField<double>(spec, "position")),
+        obs_velocity_(ObsField<double>(spec, "velocity")) {
     if (randomize_gains_ && model_->nwrap < 4) {
       throw ValueError("point_mass model has fewer than 4 tendon wraps");
     }
@@ -91,9 +92,6 @@ class DmcPointMass : public dmc::DmcEnvBase {
   }
 
  private:
-  // Observation fields.
-  OutputField<double> obs_position_;
-  OutputField<double> obs_velocity_;
   static bool RandomizeGains(const std::string& task) {
     if (task == "easy") return false;
     if (task == "hard") return true;
@@ -116,6 +114,10 @@ class DmcPointMass : public dmc::DmcEnvBase {
   bool randomize_gains_;
   int target_;
   int pointmass_;
+
+  // Observation fields.
+  OutputField<double> obs_position_;
+  OutputField<double> obs_velocity_;
 };
 
 }  // namespace envpool_x

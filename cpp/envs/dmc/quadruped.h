@@ -4,6 +4,8 @@
 #pragma once
 
 #include <cmath>
+#include <cstring>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -39,12 +41,12 @@ class DmcQuadruped : public dmc::DmcEnvBase {
         torso_(Id(mjOBJ_BODY, "torso")),
         root_qpos_(JointQpos("root")),
         velocimeter_adr_(SensorAdr("velocimeter")),
-        hinges_(JointsOfType(model_, mjJNT_HINGE)) {
-    obs_egocentric_state_ = ObsField<double>(spec, "egocentric_state");
-    obs_torso_velocity_ = ObsField<double>(spec, "torso_velocity");
-    obs_torso_upright_ = ObsField<double>(spec, "torso_upright");
-    obs_imu_ = ObsField<double>(spec, "imu");
-    obs_force_torque_ = ObsField<double>(spec, "force_torque");
+        hinges_(JointsOfType(model_, mjJNT_HINGE)),
+        obs_egocentric_state_(ObsField<double>(spec, "egocentric_state")),
+        obs_torso_velocity_(ObsField<double>(spec, "torso_velocity")),
+        obs_torso_upright_(ObsField<double>(spec, "torso_upright")),
+        obs_imu_(ObsField<double>(spec, "imu")),
+        obs_force_torque_(ObsField<double>(spec, "force_torque")) {
     for (int s = 0; s < model_->nsensor; ++s) {
       const int type = model_->sensor_type[s];
       if (type == mjSENS_GYRO || type == mjSENS_ACCELEROMETER) imu_.push_back(s);
@@ -81,12 +83,6 @@ class DmcQuadruped : public dmc::DmcEnvBase {
   }
 
  private:
-  // Observation fields.
-  OutputField<double> obs_egocentric_state_;
-  OutputField<double> obs_torso_velocity_;
-  OutputField<double> obs_torso_upright_;
-  OutputField<double> obs_imu_;
-  OutputField<double> obs_force_torque_;
   static constexpr double kControlTimestep = 0.02;
   static constexpr int kImuSensors = 0;
   static constexpr int kForceTorqueSensors = 1;
@@ -172,6 +168,13 @@ class DmcQuadruped : public dmc::DmcEnvBase {
   std::vector<int> hinges_;
   std::vector<int> imu_;
   std::vector<int> force_torque_;
+
+  // Observation fields.
+  OutputField<double> obs_egocentric_state_;
+  OutputField<double> obs_torso_velocity_;
+  OutputField<double> obs_torso_upright_;
+  OutputField<double> obs_imu_;
+  OutputField<double> obs_force_torque_;
 };
 
 }  // namespace envpool_x

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cmath>
+#include <cstring>
 #include <string>
 
 #include "envs/dmc/dmc_env.h"
@@ -32,10 +33,10 @@ class DmcReacher : public dmc::DmcEnvBase {
   DmcReacher(const Config& config, const EnvSpec& spec)
       : DmcEnvBase(config, /*control_timestep=*/0.0, /*own_model=*/true),
         target_(Id(mjOBJ_GEOM, "target")),
-        finger_(Id(mjOBJ_GEOM, "finger")) {
-    obs_position_ = ObsField<double>(spec, "position");
-    obs_to_target_ = ObsField<double>(spec, "to_target");
-    obs_velocity_ = ObsField<double>(spec, "velocity");
+        finger_(Id(mjOBJ_GEOM, "finger")),
+        obs_position_(ObsField<double>(spec, "position")),
+        obs_to_target_(ObsField<double>(spec, "to_target")),
+        obs_velocity_(ObsField<double>(spec, "velocity")) {
     mutable_model()->geom_size[3 * target_] = TargetSize(config.String("task_name"));
   }
 
@@ -74,10 +75,6 @@ class DmcReacher : public dmc::DmcEnvBase {
   }
 
  private:
-  // Observation fields.
-  OutputField<double> obs_position_;
-  OutputField<double> obs_to_target_;
-  OutputField<double> obs_velocity_;
   static double TargetSize(const std::string& task) {
     if (task == "easy") return 0.05;
     if (task == "hard") return 0.015;
@@ -98,6 +95,11 @@ class DmcReacher : public dmc::DmcEnvBase {
 
   int target_;
   int finger_;
+
+  // Observation fields.
+  OutputField<double> obs_position_;
+  OutputField<double> obs_to_target_;
+  OutputField<double> obs_velocity_;
 };
 
 }  // namespace envpool_x

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cmath>
+#include <cstring>
 #include <string>
 
 #include "envs/dmc/dmc_env.h"
@@ -39,10 +40,10 @@ class DmcSwimmer : public dmc::DmcEnvBase {
         target_(Id(mjOBJ_GEOM, "target")),
         nose_(Id(mjOBJ_GEOM, "nose")),
         head_(Id(mjOBJ_BODY, "head")),
-        target_light_(Id(mjOBJ_LIGHT, "target_light")) {
-    obs_joints_ = ObsField<double>(spec, "joints");
-    obs_to_target_ = ObsField<double>(spec, "to_target");
-    obs_body_velocities_ = ObsField<double>(spec, "body_velocities");
+        target_light_(Id(mjOBJ_LIGHT, "target_light")),
+        obs_joints_(ObsField<double>(spec, "joints")),
+        obs_to_target_(ObsField<double>(spec, "to_target")),
+        obs_body_velocities_(ObsField<double>(spec, "body_velocities")) {
     NumLinks(config.String("task_name"));
   }
 
@@ -86,10 +87,6 @@ class DmcSwimmer : public dmc::DmcEnvBase {
   }
 
  private:
-  // Observation fields.
-  OutputField<double> obs_joints_;
-  OutputField<double> obs_to_target_;
-  OutputField<double> obs_body_velocities_;
   static constexpr double kControlTimestep = 0.03;
   // sensordata starts with 12 values of position sensors; from there each
   // body has a velocimeter and a gyro (6 values).
@@ -135,6 +132,11 @@ class DmcSwimmer : public dmc::DmcEnvBase {
   int nose_;
   int head_;
   int target_light_;
+
+  // Observation fields.
+  OutputField<double> obs_joints_;
+  OutputField<double> obs_to_target_;
+  OutputField<double> obs_body_velocities_;
 };
 
 }  // namespace envpool_x

@@ -2,6 +2,8 @@
 // walker.py.
 #pragma once
 
+#include <cmath>
+#include <cstring>
 #include <string>
 
 #include "envs/dmc/dmc_env.h"
@@ -31,11 +33,10 @@ class DmcWalker : public dmc::DmcEnvBase {
       : DmcEnvBase(config, kControlTimestep, /*own_model=*/false),
         move_speed_(MoveSpeed(config.String("task_name"))),
         torso_(Id(mjOBJ_BODY, "torso")),
-        speed_adr_(SensorAdr("torso_subtreelinvel")) {
-    obs_orientations_ = ObsField<double>(spec, "orientations");
-    obs_height_ = ObsField<double>(spec, "height");
-    obs_velocity_ = ObsField<double>(spec, "velocity");
-  }
+        speed_adr_(SensorAdr("torso_subtreelinvel")),
+        obs_orientations_(ObsField<double>(spec, "orientations")),
+        obs_height_(ObsField<double>(spec, "height")),
+        obs_velocity_(ObsField<double>(spec, "velocity")) {}
 
   void Reset(Rng& rng, const StepOutput& out) {
     PhysicsReset();
@@ -63,10 +64,6 @@ class DmcWalker : public dmc::DmcEnvBase {
   }
 
  private:
-  // Observation fields.
-  OutputField<double> obs_orientations_;
-  OutputField<double> obs_height_;
-  OutputField<double> obs_velocity_;
   static constexpr double kControlTimestep = 0.025;
   static constexpr double kStandHeight = 1.2;
 
@@ -93,6 +90,11 @@ class DmcWalker : public dmc::DmcEnvBase {
   double move_speed_;
   int torso_;
   int speed_adr_;
+
+  // Observation fields.
+  OutputField<double> obs_orientations_;
+  OutputField<double> obs_height_;
+  OutputField<double> obs_velocity_;
 };
 
 }  // namespace envpool_x
