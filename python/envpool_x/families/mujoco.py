@@ -135,7 +135,8 @@ def _caller_stacklevel() -> int:
     """The ``stacklevel`` that points a warning raised in this module's
     caller chain at the first frame outside envpool_x (the user's
     ``make_gymnasium(...)`` line, however deep the package's calls go)."""
-    package = os.path.dirname(os.path.abspath(__file__))
+    # The envpool_x package (this module lives in its families/ folder).
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     level = 1
     frame: types.FrameType | None = sys._getframe(1)  # the function that warns
     while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(package):
