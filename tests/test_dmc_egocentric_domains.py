@@ -1,9 +1,10 @@
-"""DeepMind Control domains with egocentric observations (humanoid, swimmer,
-fish, quadruped, manipulator) against dm_control 1.0.50's suite, as
-tests/test_dmc.py does for the others: the same XML (from dm_control's own model functions) on
-the same libmujoco; after a reset dm_control's integration state and the
-task's values kept in the model (targets) are copied into ours, then both get
-the same float32 actions.
+"""DeepMind Control's humanoid, swimmer, fish and quadruped (whose observations
+include egocentric features: vectors in a body's own frame) and manipulator
+against dm_control 1.0.50's suite, as tests/test_dmc.py does for the other
+domains: the same XML (from dm_control's own model functions) on the same
+libmujoco; after a reset dm_control's integration state and the task's values
+kept in the model (targets) are copied into ours, then both get the same
+float32 actions.
 
 Observations are compared at atol 1e-6. They are not all bit for bit: the
 egocentric features (humanoid's extremities, swimmer's nose-to-target, ...)

@@ -11,6 +11,8 @@
 #include "bindings/conversions.h"
 #include "bindings/dlpack.h"
 #include "core/action_check.h"
+#include "core/env_ids.h"
+#include "core/errors.h"
 #include "core/pool_options.h"
 #include "cuda/batched_pool.h"
 #include "cuda/device_ops.h"
@@ -25,7 +27,8 @@ class PyBatchedPool {
  public:
   PyBatchedPool(const std::string& pool_name, const py::dict& env_config, int64_t num_envs,
                 int max_episode_steps, const std::string& autoreset_mode, const py::object& seed,
-                const std::string& device, int device_id, bool copy_results) {
+                const std::string& device, int device_id, bool copy_results)
+      : env_ids_(CheckedNumEnvs(num_envs)) {
     EnvKind kind = ParseEnvKind(pool_name);
     Config cfg;
     VisitKind(kind, [&](auto tag) {
@@ -35,10 +38,6 @@ class PyBatchedPool {
     });
     BatchedOptions opt;
     opt.num_envs = num_envs;
-    if (num_envs < 1 || num_envs > BatchedPool::kMaxEnvs) {
-      throw ValueError("num_envs must be in [1, 2**30] on the GPU path, got " +
-                       std::to_string(num_envs));
-    }
     opt.max_episode_steps = max_episode_steps;
     switch (ParseAutoresetMode(autoreset_mode)) {
       case AutoresetMode::kNextStep:
@@ -51,9 +50,9 @@ class PyBatchedPool {
         opt.autoreset = Autoreset::kDisabled;
         break;
     }
-    std::vector<int32_t> all(num_envs);
-    for (int64_t i = 0; i < num_envs; ++i) all[i] = static_cast<int32_t>(i);
-    if (!ParseSeeds(seed, all, &opt.env_seeds)) throw ValueError("seed must not be None");
+    if (!ParseSeeds(seed, env_ids_.all(), &opt.env_seeds)) {
+      throw ValueError("seed must not be None");
+    }
     opt.copy_results = copy_results;
     std::shared_ptr<DeviceOps> ops;
     if (device == "cpu-reference") {
@@ -76,10 +75,8 @@ class PyBatchedPool {
   // kernel body, to exercise the errors it records for device tensors.
   py::tuple Step(const py::object& action, const py::object& env_id, uintptr_t stream,
                  bool check_host_values) {
-    std::vector<int32_t> ids;
-    const bool have_ids = Ids(env_id, &ids);
-    const int64_t n = have_ids ? static_cast<int64_t>(ids.size()) : pool_->options().num_envs;
-    const DeviceOps& ops = *pool_->ops();
+    const std::vector<int32_t>* ids = Ids(env_id);
+    const int64_t n = ids ? static_cast<int64_t>(ids->size()) : pool_->options().num_envs;
     ActionInput in;
     std::unique_ptr<ImportedTensor> imported;
     py::array host;  // keeps a converted numpy array alive for the launch
@@ -89,19 +86,10 @@ class PyBatchedPool {
       in.type = HostType(host);
       in.on_host = true;
     } else {
-      const bool on_host = CheckDevice(action, ops);
-      imported = TakeCapsule(action, !on_host, stream);
-      const DLTensor& t = imported->tensor();
-      CheckActionShape(action_, std::vector<int64_t>(t.shape, t.shape + t.ndim), n);
-      CheckCompact(t);
-      in.type = DlActionType(t.dtype, action_);
-      in.data = imported->data();
-      in.on_host = on_host;
+      imported = ImportAction(action, *pool_->ops(), action_, n, stream, &in);
     }
-    if (in.on_host && check_host_values) {
-      CheckHostActions(in.data, in.type, n, have_ids ? &ids : nullptr);
-    }
-    Result r = pool_->Step(in, have_ids ? &ids : nullptr, stream);
+    if (in.on_host && check_host_values) CheckHostActions(in.data, in.type, n, ids);
+    Result r = pool_->Step(in, ids, stream);
     // A device tensor must outlive the kernel that reads it: hold it until the
     // next call (by then the caller's stream has moved past this step).
     if (imported && !in.on_host) last_action_ = std::move(imported);
@@ -109,35 +97,25 @@ class PyBatchedPool {
   }
 
   py::tuple Reset(const py::object& env_id, const py::object& seed, uintptr_t stream) {
-    std::vector<int32_t> ids;
-    const bool have_ids = Ids(env_id, &ids);
+    const std::vector<int32_t>* ids = Ids(env_id);
     std::vector<uint64_t> seeds;
-    bool have_seeds;
-    if (have_ids) {
-      have_seeds = ParseSeeds(seed, ids, &seeds);
-    } else if (!seed.is_none()) {
-      std::vector<int32_t> all(pool_->options().num_envs);
-      for (size_t i = 0; i < all.size(); ++i) all[i] = static_cast<int32_t>(i);
-      have_seeds = ParseSeeds(seed, all, &seeds);
-    } else {
-      have_seeds = false;
-    }
-    Result r = pool_->Reset(have_ids ? &ids : nullptr, have_seeds ? &seeds : nullptr, stream);
+    const bool have_seeds = ParseSeeds(seed, ids ? *ids : env_ids_.all(), &seeds);
+    Result r = pool_->Reset(ids, have_seeds ? &seeds : nullptr, stream);
     return Wrap(r);
   }
 
   py::tuple ResetMasked(const py::object& env_id, const py::object& seed, uintptr_t stream) {
-    std::vector<int32_t> ids;
-    if (!Ids(env_id, &ids)) throw ValueError("reset_mask selects no env");
+    const std::vector<int32_t>* ids = Ids(env_id);
+    if (!ids) throw ValueError("reset_mask selects no env");
     const int64_t n = pool_->options().num_envs;
     std::vector<uint8_t> mask(n, 0);
-    for (int32_t id : ids) mask[id] = 1;
+    for (int32_t id : *ids) mask[id] = 1;
     std::vector<uint64_t> seeds;
     std::vector<uint64_t> per_env;
-    const bool have_seeds = ParseSeeds(seed, ids, &seeds);
+    const bool have_seeds = ParseSeeds(seed, *ids, &seeds);
     if (have_seeds) {
       per_env.assign(n, 0);
-      for (size_t k = 0; k < ids.size(); ++k) per_env[ids[k]] = seeds[k];
+      for (size_t k = 0; k < ids->size(); ++k) per_env[(*ids)[k]] = seeds[k];
     }
     Result r = pool_->ResetMasked(mask, have_seeds ? &per_env : nullptr, stream);
     return Wrap(r);
@@ -168,33 +146,27 @@ class PyBatchedPool {
   }
 
  private:
-  bool Ids(const py::object& env_id, std::vector<int32_t>* ids) {
-    if (pool_->closed()) throw StateError("the env is closed");
-    if (env_id.is_none()) return false;
-    auto wide = EnvIdArray(env_id);
-    ids->resize(wide.size());
-    for (py::ssize_t k = 0; k < wide.size(); ++k) {
-      int64_t v = wide.data()[k];
-      if (v < 0 || v >= pool_->options().num_envs) {
-        throw ValueError("env_id " + std::to_string(v) + " is out of range [0, " +
-                         std::to_string(pool_->options().num_envs) + ")");
-      }
-      (*ids)[k] = static_cast<int32_t>(v);
+  static int CheckedNumEnvs(int64_t num_envs) {
+    if (num_envs < 1 || num_envs > BatchedPool::kMaxEnvs) {
+      throw ValueError("num_envs must be in [1, 2**30] on the GPU path, got " +
+                       std::to_string(num_envs));
     }
-    pool_->CheckIds(*ids);
-    return true;
+    return static_cast<int>(num_envs);
+  }
+
+  // The env ids the caller named, checked (the CPU pool's parser and
+  // checks); nullptr for None (every env). Valid until the next call.
+  const std::vector<int32_t>* Ids(const py::object& env_id) {
+    if (pool_->closed()) throw StateError("the env is closed");
+    if (env_id.is_none()) return nullptr;
+    auto wide = EnvIdArray(env_id);
+    return &env_ids_.Check(wide.data(), wide.size());
   }
 
   // A numpy (or list) action, checked like the CPU pool's and converted to
   // a type the kernel reads (int32 / int64 / float32 / float64).
   py::array HostAction(const py::object& action, int64_t n) {
-    py::array arr = py::array::ensure(action);
-    if (!arr) {
-      throw TypeError("action must be array-like, got " +
-                      std::string(py::str(py::type::handle_of(action).attr("__name__"))));
-    }
-    CheckActionKind(action_, KindOf(arr.dtype()), std::string(py::str(arr.dtype())));
-    CheckActionShape(action_, std::vector<int64_t>(arr.shape(), arr.shape() + arr.ndim()), n);
+    py::array arr = ActionArray(action, action_, n);
     if (action_.discrete) {
       if (arr.dtype().is(py::dtype::of<int32_t>()) || arr.dtype().is(py::dtype::of<int64_t>())) {
         return py::array::ensure(arr, py::array::c_style);
@@ -235,17 +207,6 @@ class PyBatchedPool {
     return ActionType::kFloat32;
   }
 
-  static void CheckCompact(const DLTensor& t) {
-    if (t.strides == nullptr) return;
-    int64_t expect = 1;
-    for (int d = t.ndim - 1; d >= 0; --d) {
-      if (t.shape[d] != 1 && t.strides[d] != expect) {
-        throw ValueError("action tensor must be contiguous (row-major); call .contiguous() first");
-      }
-      expect *= t.shape[d];
-    }
-  }
-
   py::tuple Wrap(const Result& r) {
     const auto& fields = pool_->fields();
     py::tuple out(fields.size());
@@ -255,6 +216,7 @@ class PyBatchedPool {
     return out;
   }
 
+  EnvIdSet env_ids_;
   std::unique_ptr<BatchedPool> pool_;
   ActionSpec action_;  // the CPU env's, for the action validator
   std::unique_ptr<ImportedTensor> last_action_;

@@ -1,10 +1,8 @@
 // DLPack for the batched (GPU) pool: importing an action tensor from any
-// producer (torch, JAX, CuPy, numpy) with its device and dtype checked, and
-// exporting each output array as a capsule frameworks take without a copy.
+// producer (torch, JAX, CuPy, numpy) with its device, shape, layout and dtype
+// checked, and exporting each output array as a capsule frameworks take
+// without a copy. Definitions in dlpack.cpp.
 #pragma once
-
-#include <Python.h>
-#include <pybind11/pybind11.h>
 
 #include <cstdint>
 #include <memory>
@@ -12,6 +10,7 @@
 #include <vector>
 
 #include "bindings/conversions.h"
+#include "core/spec.h"
 #include "cuda/batched_pool.h"
 #include "cuda/device_ops.h"
 #include "cuda/dlpack_abi.h"
@@ -19,58 +18,8 @@
 namespace envpool_x {
 namespace batched {
 
-using dlpack::DLManagedTensor;
-using dlpack::DLManagedTensorVersioned;
-using dlpack::DLTensor;
-
-inline std::string DeviceName(int32_t type, int32_t id) {
-  if (type == dlpack::kDLCUDA || type == dlpack::kDLCUDAManaged) {
-    return "cuda:" + std::to_string(id);
-  }
-  if (type == dlpack::kDLCPU) return "the CPU";
-  if (type == dlpack::kDLCUDAHost) return "pinned host memory";
-  return "DLPack device type " + std::to_string(type);
-}
-
-inline std::string EnvDeviceName(const DeviceOps& ops) {
-  return ops.device_type() == kDeviceCpu ? std::string("the CPU (device='cpu-reference')")
-                                         : "cuda:" + std::to_string(ops.device_id());
-}
-
-inline dlpack::DLDataType ToDl(DType d) {
-  switch (d) {
-    case DType::kBool:
-      return {dlpack::kDLBool, 8, 1};
-    case DType::kFloat32:
-      return {dlpack::kDLFloat, 32, 1};
-    case DType::kInt32:
-      return {dlpack::kDLInt, 32, 1};
-    default:
-      throw std::logic_error("no DLPack type for this output field");
-  }
-}
-
-inline std::string DlTypeName(const dlpack::DLDataType& t) {
-  std::string base;
-  switch (t.code) {
-    case dlpack::kDLInt:
-      base = "int";
-      break;
-    case dlpack::kDLUInt:
-      base = "uint";
-      break;
-    case dlpack::kDLFloat:
-      base = "float";
-      break;
-    case dlpack::kDLBool:
-      return "bool";
-    default:
-      base = "type code " + std::to_string(t.code) + " of ";
-  }
-  std::string name = base + std::to_string(t.bits);
-  if (t.lanes != 1) name += "x" + std::to_string(t.lanes);
-  return name;
-}
+// "int32", "float64", "bool", ... as numpy names them.
+std::string DlTypeName(const dlpack::DLDataType& t);
 
 // ---- import ---------------------------------------------------------------
 
@@ -78,7 +27,7 @@ inline std::string DlTypeName(const dlpack::DLDataType& t) {
 // destroyed.
 class ImportedTensor {
  public:
-  ImportedTensor(DLManagedTensor* legacy, DLManagedTensorVersioned* versioned)
+  ImportedTensor(dlpack::DLManagedTensor* legacy, dlpack::DLManagedTensorVersioned* versioned)
       : legacy_(legacy), versioned_(versioned) {}
   ~ImportedTensor() {
     if (legacy_ && legacy_->deleter) legacy_->deleter(legacy_);
@@ -87,229 +36,52 @@ class ImportedTensor {
   ImportedTensor(const ImportedTensor&) = delete;
   ImportedTensor& operator=(const ImportedTensor&) = delete;
 
-  const DLTensor& tensor() const { return legacy_ ? legacy_->dl_tensor : versioned_->dl_tensor; }
+  const dlpack::DLTensor& tensor() const {
+    return legacy_ ? legacy_->dl_tensor : versioned_->dl_tensor;
+  }
   bool versioned() const { return versioned_ != nullptr; }
   const void* data() const {
     return static_cast<const uint8_t*>(tensor().data) + tensor().byte_offset;
   }
 
  private:
-  DLManagedTensor* legacy_;
-  DLManagedTensorVersioned* versioned_;
+  dlpack::DLManagedTensor* legacy_;
+  dlpack::DLManagedTensorVersioned* versioned_;
 };
+
+// Where the device of an object with __dlpack_device__ is, checked against
+// where the env runs. Returns true when the data is in host memory.
+bool CheckDevice(const py::handle& obj, const DeviceOps& ops);
 
 // Calls obj.__dlpack__ (asking for a versioned capsule, falling back to the
 // legacy call for producers that predate DLPack 1.0) and takes ownership of
 // what it returns. `stream` (CUDA producers only): where we will read the
 // tensor; the producer orders its pending writes before it.
-inline std::unique_ptr<ImportedTensor> TakeCapsule(const py::handle& obj, bool pass_stream,
-                                                   uintptr_t stream) {
-  py::object fn = obj.attr("__dlpack__");
-  py::object capsule;
-  auto kwargs = [&](bool with_version) {
-    py::dict d;
-    // DLPack: 1 is the legacy default stream (0 is ambiguous and not allowed).
-    if (pass_stream) d["stream"] = py::int_(stream == 0 ? 1 : stream);
-    if (with_version) {
-      d["max_version"] = py::make_tuple(dlpack::kMajorVersion, dlpack::kMinorVersion);
-    }
-    return d;
-  };
-  try {
-    capsule = fn(**kwargs(true));
-  } catch (py::error_already_set& e) {
-    if (!e.matches(PyExc_TypeError)) throw;
-    capsule = fn(**kwargs(false));  // a producer from before DLPack 1.0
-  }
-  PyObject* cap = capsule.ptr();
-  if (!PyCapsule_CheckExact(cap)) {
-    throw TypeError("__dlpack__() of the action returned a " +
-                    std::string(py::str(py::type::handle_of(capsule).attr("__name__"))) +
-                    ", not a capsule");
-  }
-  const char* name = PyCapsule_GetName(cap);
-  if (name && std::string(name) == dlpack::kVersionedCapsuleName) {
-    auto* t = static_cast<DLManagedTensorVersioned*>(
-        PyCapsule_GetPointer(cap, dlpack::kVersionedCapsuleName));
-    if (t == nullptr) throw py::error_already_set();
-    if (t->version.major != dlpack::kMajorVersion) {
-      // Not ours to use; the capsule keeps ownership and frees it.
-      throw ValueError("the action's DLPack tensor has ABI version " +
-                       std::to_string(t->version.major) + "." + std::to_string(t->version.minor) +
-                       "; this build reads major version " + std::to_string(dlpack::kMajorVersion));
-    }
-    PyCapsule_SetName(cap, dlpack::kUsedVersionedCapsuleName);
-    return std::make_unique<ImportedTensor>(nullptr, t);
-  }
-  if (name && std::string(name) == dlpack::kCapsuleName) {
-    auto* t = static_cast<DLManagedTensor*>(PyCapsule_GetPointer(cap, dlpack::kCapsuleName));
-    if (t == nullptr) throw py::error_already_set();
-    PyCapsule_SetName(cap, dlpack::kUsedCapsuleName);
-    return std::make_unique<ImportedTensor>(t, nullptr);
-  }
-  throw TypeError("__dlpack__() returned a capsule named '" + std::string(name ? name : "") +
-                  "' (expected 'dltensor' or 'dltensor_versioned'; already consumed?)");
-}
+std::unique_ptr<ImportedTensor> TakeCapsule(const py::handle& obj, bool pass_stream,
+                                            uintptr_t stream);
 
-// Where the device of an object with __dlpack_device__ is, checked against
-// where the env runs. Returns true when the data is in host memory.
-inline bool CheckDevice(const py::handle& obj, const DeviceOps& ops) {
-  py::tuple dev = obj.attr("__dlpack_device__")();
-  const int32_t type = dev[0].cast<int32_t>();
-  const int32_t id = dev[1].cast<int32_t>();
-  const bool host = type == dlpack::kDLCPU;
-  const bool cuda = type == dlpack::kDLCUDA || type == dlpack::kDLCUDAManaged;
-  if (ops.device_type() == kDeviceCuda) {
-    if (host || type == dlpack::kDLCUDAHost) {
-      throw ValueError("action is a tensor in host memory (" + DeviceName(type, id) +
-                       ") but this env runs on " + EnvDeviceName(ops) +
-                       ": move it to that GPU first (e.g. tensor.to('cuda:" +
-                       std::to_string(ops.device_id()) + "')) or pass a numpy array (copied once)");
-    }
-    if (!cuda) {
-      throw ValueError("action is on " + DeviceName(type, id) + ", which the env cannot read");
-    }
-    if (id != ops.device_id()) {
-      throw ValueError("action is on " + DeviceName(type, id) + " but this env runs on " +
-                       EnvDeviceName(ops));
-    }
-    return false;
-  }
-  if (!host) {
-    throw ValueError("action is on " + DeviceName(type, id) + " but this env runs on " +
-                     EnvDeviceName(ops) + "; pass a host (CPU) tensor or a numpy array");
-  }
-  return true;
-}
-
-// Shape rules of the CPU pool (PyPool::StoreActions), with its messages.
-// The action type the kernel reads for a tensor of dtype `t`: int32 / int64
-// for a discrete action, float32 / float64 for a box (tensors are not
-// converted, unlike numpy arrays).
-inline ActionType DlActionType(const dlpack::DLDataType& t, const ActionSpec& a) {
-  const bool wide_enough = t.lanes == 1 && (t.bits == 32 || t.bits == 64);
-  if (wide_enough && a.discrete && t.code == dlpack::kDLInt) {
-    return t.bits == 32 ? ActionType::kInt32 : ActionType::kInt64;
-  }
-  if (wide_enough && !a.discrete && t.code == dlpack::kDLFloat) {
-    return t.bits == 32 ? ActionType::kFloat32 : ActionType::kFloat64;
-  }
-  const ElementKind kind = t.code == dlpack::kDLInt     ? ElementKind::kSigned
-                           : t.code == dlpack::kDLUInt  ? ElementKind::kUnsigned
-                           : t.code == dlpack::kDLFloat ? ElementKind::kFloat
-                                                        : ElementKind::kOther;
-  CheckActionKind(a, kind, DlTypeName(t));
-  if (a.discrete) {
-    throw TypeError("discrete actions in a tensor must be int32 or int64, got dtype " +
-                    DlTypeName(t));
-  }
-  throw TypeError("continuous actions in a tensor must be float32 or float64, got dtype " +
-                  DlTypeName(t));
-}
+// The actions of n envs from an object with __dlpack__: its device, shape
+// (the action validator's rules), layout and dtype checked, *in pointed at
+// its data. The returned tensor must outlive every read of in->data.
+std::unique_ptr<ImportedTensor> ImportAction(const py::handle& action, const DeviceOps& ops,
+                                             const ActionSpec& spec, int64_t n, uintptr_t stream,
+                                             ActionInput* in);
 
 // ---- export ---------------------------------------------------------------
-
-struct ExportContext {
-  std::shared_ptr<Block> block;
-  std::vector<int64_t> shape;
-  DLManagedTensor legacy;
-  DLManagedTensorVersioned versioned;
-};
-
-inline void DeleteLegacy(DLManagedTensor* t) { delete static_cast<ExportContext*>(t->manager_ctx); }
-inline void DeleteVersioned(DLManagedTensorVersioned* t) {
-  delete static_cast<ExportContext*>(t->manager_ctx);
-}
-
-// Frees the tensor of a capsule no consumer took (still named "dltensor*").
-inline void CapsuleDestructor(PyObject* cap) {
-  if (PyCapsule_IsValid(cap, dlpack::kCapsuleName)) {
-    auto* t = static_cast<DLManagedTensor*>(PyCapsule_GetPointer(cap, dlpack::kCapsuleName));
-    if (t && t->deleter) t->deleter(t);
-  } else if (PyCapsule_IsValid(cap, dlpack::kVersionedCapsuleName)) {
-    auto* t = static_cast<DLManagedTensorVersioned*>(
-        PyCapsule_GetPointer(cap, dlpack::kVersionedCapsuleName));
-    if (t && t->deleter) t->deleter(t);
-  }
-}
 
 // One output array of a launch, living in device (or, for cpu-reference,
 // host) memory; frameworks take it with from_dlpack, without a copy.
 class DeviceArray {
  public:
   DeviceArray(std::shared_ptr<Block> block, size_t offset, const OutputField& field, int64_t rows,
-              uintptr_t stream)
-      : block_(std::move(block)), offset_(offset), dtype_(field.dtype), stream_(stream) {
-    shape_.push_back(rows);
-    for (int64_t d : field.shape) shape_.push_back(d);
-  }
+              uintptr_t stream);
 
-  py::tuple Device() const {
-    return py::make_tuple(block_->ops->device_type(), block_->ops->device_id());
-  }
-
+  py::tuple Device() const;
+  // The __dlpack__ protocol: a capsule holding the array (and its memory).
   py::object DLPack(const py::object& stream, const py::object& max_version,
-                    const py::object& dl_device, const py::object& copy) {
-    const DeviceOps& ops = *block_->ops;
-    if (!copy.is_none() && copy.cast<bool>()) {
-      throw py::buffer_error("envpool_x arrays are exported without copying (copy=True given)");
-    }
-    if (!dl_device.is_none()) {
-      py::tuple d = dl_device;
-      if (d[0].cast<int32_t>() != ops.device_type() || d[1].cast<int32_t>() != ops.device_id()) {
-        throw py::buffer_error("envpool_x arrays can only be exported to their own device");
-      }
-    }
-    if (ops.device_type() == kDeviceCuda) {
-      // DLPack: None means the legacy default stream, -1 no synchronisation.
-      int64_t consumer = stream.is_none() ? 1 : stream.cast<int64_t>();
-      if (consumer == 0) consumer = 1;
-      if (consumer != -1) {
-        const uintptr_t s = static_cast<uintptr_t>(consumer);
-        block_->ops->StreamWait(s, stream_);
-        block_->free_stream.store(s);
-      }
-    } else if (!stream.is_none() && stream.cast<int64_t>() != -1) {
-      throw py::buffer_error("a CPU array takes no stream, got stream=" +
-                             std::string(py::str(stream)));
-    }
-    bool versioned = false;
-    if (!max_version.is_none()) {
-      py::tuple v = max_version;
-      versioned = v[0].cast<int64_t>() >= static_cast<int64_t>(dlpack::kMajorVersion);
-    }
-    auto* ctx = new ExportContext{block_, shape_, {}, {}};
-    DLTensor t{};
-    t.data = block_->ptr + offset_;
-    t.device = {ops.device_type(), ops.device_id()};
-    t.ndim = static_cast<int32_t>(ctx->shape.size());
-    t.dtype = ToDl(dtype_);
-    t.shape = ctx->shape.data();
-    t.strides = nullptr;  // compact row-major
-    t.byte_offset = 0;
-    PyObject* cap;
-    if (versioned) {
-      ctx->versioned.version = {dlpack::kMajorVersion, dlpack::kMinorVersion};
-      ctx->versioned.manager_ctx = ctx;
-      ctx->versioned.deleter = DeleteVersioned;
-      ctx->versioned.flags = 0;
-      ctx->versioned.dl_tensor = t;
-      cap = PyCapsule_New(&ctx->versioned, dlpack::kVersionedCapsuleName, CapsuleDestructor);
-    } else {
-      ctx->legacy.dl_tensor = t;
-      ctx->legacy.manager_ctx = ctx;
-      ctx->legacy.deleter = DeleteLegacy;
-      cap = PyCapsule_New(&ctx->legacy, dlpack::kCapsuleName, CapsuleDestructor);
-    }
-    if (cap == nullptr) {
-      delete ctx;
-      throw py::error_already_set();
-    }
-    return py::reinterpret_steal<py::object>(cap);
-  }
-
-  py::tuple Shape() const { return py::tuple(py::cast(shape_)); }
-  std::string DTypeStr() const { return DTypeName(dtype_); }
+                    const py::object& dl_device, const py::object& copy);
+  py::tuple Shape() const;
+  std::string DTypeStr() const;
 
  private:
   std::shared_ptr<Block> block_;

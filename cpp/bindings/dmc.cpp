@@ -12,7 +12,7 @@
 #include "envs/dmc/point_mass.h"
 #include "envs/dmc/reacher.h"
 #include "envs/dmc/walker.h"
-// dmc part B domains.
+// Domains with egocentric observations (a vector expressed in a body frame).
 #include "envs/dmc/fish.h"
 #include "envs/dmc/humanoid.h"
 #include "envs/dmc/manipulator.h"
@@ -47,7 +47,7 @@ void BindDmc(py::module_& m) {
   BindEnv<DmcReacher>(m);
   BindEnv<DmcBallInCup>(m);
   BindEnv<DmcFinger>(m);
-  // dmc part B domains.
+  // Domains with egocentric observations (a vector expressed in a body frame).
   BindEnv<DmcHumanoid>(m);
   BindEnv<DmcSwimmer>(m);
   BindEnv<DmcFish>(m);

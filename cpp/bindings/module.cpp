@@ -1,5 +1,10 @@
 // The extension module envpool_x._core: one Bind<Family> call per family.
-#include "bindings/pool_binding.h"
+#include <cstdint>
+#include <vector>
+
+#include "bindings/conversions.h"
+#include "bindings/raw_loop.h"
+#include "core/random.h"
 
 namespace envpool_x {
 void BindClassicControl(py::module_& m);
@@ -15,7 +20,7 @@ void BindBatched(py::module_& m);
 
 PYBIND11_MODULE(_core, m) {
   m.doc() = "envpool_x C++ engine";
-  envpool_x::RegisterExceptions(m);
+  envpool_x::RegisterExceptions();
   envpool_x::BindClassicControl(m);
   envpool_x::BindToyText(m);
   envpool_x::BindTesting(m);

@@ -10,8 +10,9 @@
 // The fields are the pool's output fields in PoolBase's layout order; the
 // Python side (python/envpool_x/xla.py) declares their shapes and turns them
 // into the same pytree as an eager step. The handle is a uint32 array holding
-// the pool's registry number (cpp/bindings/pool_registry.h); returning it threads an order
-// through the computation: a recv that takes send's handle runs after it.
+// the pool's registry number (cpp/bindings/pool_registry.h); returning it
+// threads an order through the computation: a recv that takes send's handle
+// runs after it.
 //
 // XLA calls these on its own threads without the GIL, so they use PoolBase
 // directly and never touch a Python object. Output dtypes may be narrower
@@ -24,7 +25,9 @@
 #include <string>
 #include <vector>
 
-#include "bindings/pool_binding.h"
+#include "bindings/pool_registry.h"
+#include "bindings/py_pool.h"
+#include "core/action_check.h"
 #include "xla/ffi/api/ffi.h"
 
 namespace envpool_x {
@@ -239,13 +242,12 @@ struct XlaCall {
     const ActionSpec& a = pool.spec().action;
     const size_t n = ids->size();
     const size_t count = n * static_cast<size_t>(a.NumElements());
-    const auto dims = action.dimensions();
-    CheckActionCount(a, std::vector<int64_t>(dims.begin(), dims.end()), static_cast<int64_t>(n));
+    CheckActionCount(a, action.dimensions(), static_cast<int64_t>(n));
     ffi::DataType want = a.discrete ? ffi::DataType::S32 : ffi::DataType::F32;
     ffi::DataType got = action.element_type();
     const void* data = action.untyped_data();
     if (got != want) {
-      CheckActionKind(a, KindOf(got), DataTypeName(got));
+      CheckActionKind(a, KindOf(got), [got] { return DataTypeName(got); });
       if (a.discrete) {
         std::vector<int64_t> wide(n);
         ConvertElements(data, got, wide.data(), ffi::DataType::S64, n);

@@ -4,8 +4,10 @@
 // the same messages everywhere.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -17,15 +19,19 @@ namespace envpool_x {
 // What an incoming array's elements are, whatever library describes them.
 enum class ElementKind { kSigned, kUnsigned, kFloat, kOther };
 
-// TypeError unless elements of `kind` (named `dtype` in the message) can be
-// actions of `a`: integers for a discrete action, real numbers for a box.
-inline void CheckActionKind(const ActionSpec& a, ElementKind kind, const std::string& dtype) {
+// TypeError unless elements of `kind` can be actions of `a`: integers for a
+// discrete action, real numbers for a box. dtype_name() names the elements in
+// the message; it is only called on the error path (naming a numpy dtype
+// costs a Python call).
+template <typename NameFn>
+void CheckActionKind(const ActionSpec& a, ElementKind kind, NameFn&& dtype_name) {
   const bool integral = kind == ElementKind::kSigned || kind == ElementKind::kUnsigned;
   if (a.discrete && !integral) {
-    throw TypeError("discrete actions must be integers, got dtype " + dtype);
+    throw TypeError("discrete actions must be integers, got dtype " + std::string(dtype_name()));
   }
   if (!a.discrete && !integral && kind != ElementKind::kFloat) {
-    throw TypeError("continuous actions must be real numbers, got dtype " + dtype);
+    throw TypeError("continuous actions must be real numbers, got dtype " +
+                    std::string(dtype_name()));
   }
 }
 
@@ -36,26 +42,38 @@ inline std::vector<int64_t> ActionShape(const ActionSpec& a, int64_t n) {
   return shape;
 }
 
-[[noreturn]] inline void ThrowActionShape(const ActionSpec& a, const std::vector<int64_t>& got,
-                                          int64_t n) {
+template <typename Dims>
+[[noreturn]] void ThrowActionShape(const ActionSpec& a, const Dims& got, int64_t n) {
   throw ValueError("action has shape " + ShapeString(got) + " but " + std::to_string(n) +
                    " envs need shape " + ShapeString(ActionShape(a, n)));
 }
 
-// ValueError unless `shape` is the actions of n envs (a one-element box may
-// also come flat, as (n,)).
-inline void CheckActionShape(const ActionSpec& a, const std::vector<int64_t>& shape, int64_t n) {
-  const std::vector<int64_t> want = ActionShape(a, n);
-  bool ok = shape == want;
-  if (!ok && !a.discrete && a.box.NumElements() == 1) ok = shape == std::vector<int64_t>{n};
+// ValueError unless `shape` (any sequence of integers) is the actions of n
+// envs: (n,) or (n, *box shape); a one-element box may also come flat, as
+// (n,). Allocates nothing unless it throws (it runs on every step).
+template <typename Dims>
+void CheckActionShape(const ActionSpec& a, const Dims& shape, int64_t n) {
+  const size_t rank = std::size(shape);
+  bool ok = rank >= 1 && static_cast<int64_t>(shape[0]) == n;
+  if (ok && !a.discrete) {
+    const std::vector<int64_t>& box = a.box.shape;
+    const bool full =
+        rank == box.size() + 1 &&
+        std::equal(box.begin(), box.end(), std::begin(shape) + 1,
+                   [](int64_t want, auto got) { return static_cast<int64_t>(got) == want; });
+    ok = full || (rank == 1 && a.box.NumElements() == 1);
+  } else if (ok) {
+    ok = rank == 1;
+  }
   if (!ok) ThrowActionShape(a, shape, n);
 }
 
 // ValueError unless `shape` holds as many elements as the actions of n envs
 // (XLA hands over flat buffers).
-inline void CheckActionCount(const ActionSpec& a, const std::vector<int64_t>& shape, int64_t n) {
+template <typename Dims>
+void CheckActionCount(const ActionSpec& a, const Dims& shape, int64_t n) {
   int64_t count = 1;
-  for (int64_t d : shape) count *= d;
+  for (auto d : shape) count *= static_cast<int64_t>(d);
   if (count != n * a.NumElements()) ThrowActionShape(a, shape, n);
 }
 

@@ -194,22 +194,8 @@ class BatchedPool {
   int num_actions() const { return num_actions_; }
   int obs_dim() const { return obs_dim_; }
 
-  // Checks ids (nullptr: all envs) for range and repeats; returns whether all
-  // envs were named.
-  void CheckIds(const std::vector<int32_t>& ids) const {
-    if (ids.empty()) throw ValueError("env_id must not be empty");
-    std::vector<uint8_t> seen(opt_.num_envs, 0);
-    for (int32_t id : ids) {
-      if (id < 0 || id >= opt_.num_envs) {
-        throw ValueError("env_id " + std::to_string(id) + " is out of range [0, " +
-                         std::to_string(opt_.num_envs) + ")");
-      }
-      if (seen[id]) throw ValueError("env_id " + std::to_string(id) + " appears more than once");
-      seen[id] = 1;
-    }
-  }
-
-  // One step of `ids` (nullptr: every env, row k = env k).
+  // One step of `ids` (nullptr: every env, row k = env k). Here and in the
+  // resets, ids are checked for range and repeats by the caller (EnvIdSet).
   Result Step(const ActionInput& action, const std::vector<int32_t>* ids, uintptr_t stream) {
     CheckOpen();
     const int64_t rows = ids ? static_cast<int64_t>(ids->size()) : opt_.num_envs;

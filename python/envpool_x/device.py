@@ -140,10 +140,12 @@ class DevicePool:
 
     # -- the pool interface ----------------------------------------------------
     def step(self, action: Any, env_id: Any = None) -> Any:
+        """Step the envs in ``env_id`` (None: all) and return their results."""
         s = self.stream()
         return self._pack(self._pool.step(action, _host_ids(env_id), s), s)
 
     def reset(self, env_id: Any = None, seed: Any = None) -> Any:
+        """Reset the envs in ``env_id`` (None: all) and return their results."""
         s = self.stream()
         return self._pack(self._pool.reset(_host_ids(env_id), seed, s), s)
 
@@ -153,14 +155,21 @@ class DevicePool:
         return self._pack(self._pool.reset_masked(_host_ids(env_id), seed, s), s)
 
     def send_step(self, action: Any, env_id: Any = None) -> None:
+        """Queue a step whose results the next :meth:`recv` returns."""
         self._check_nothing_pending()
         self._pending = self.step(action, env_id)
 
     def send_reset(self, env_id: Any = None, seed: Any = None) -> None:
+        """Queue a reset whose results the next :meth:`recv` returns."""
         self._check_nothing_pending()
         self._pending = self.reset(env_id, seed)
 
     def recv(self) -> Any:
+        """The results of the step or reset last sent.
+
+        Raises:
+            RuntimeError: nothing was sent since the last ``recv()``.
+        """
         if self._pending is None:
             raise RuntimeError("recv() with nothing in flight: send() or async_reset() first")
         out, self._pending = self._pending, None
@@ -183,17 +192,21 @@ class DevicePool:
         self._pool.synchronize(self.stream())
 
     def get_state(self, env_id: int) -> np.ndarray:
+        """The simulation state of env ``env_id`` (a float64 vector)."""
         return np.asarray(self._pool.get_state(env_id, self.stream()))
 
     def set_state(self, env_id: int, state: Any) -> None:
+        """Overwrite the simulation state of env ``env_id`` (see :meth:`get_state`)."""
         self._pool.set_state(env_id, np.asarray(state, dtype=np.float64), self.stream())
 
     def close(self) -> None:
+        """Drop any result not received and free the pool's device memory."""
         self._pending = None
         self._pool.close()
 
     @property
     def closed(self) -> bool:
+        """Whether :meth:`close` was called."""
         return bool(self._pool.closed)
 
     # -- results ---------------------------------------------------------------

@@ -29,60 +29,16 @@ closed and killed first, so no pool is left running.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
+from envpool_x.actor_results import as_step_result, concat_results
 from envpool_x.spec import make_spec
 
 
 class ActorDiedError(RuntimeError):
     """An actor of a :class:`DistributedEnvPool` died; the others were closed."""
-
-
-def _as_step_result(part: Any) -> Any:
-    """An actor's reset result ``(obs, info)`` as a step result: reward 0,
-    neither terminated nor truncated. Step results pass through."""
-    if len(part) == 5:
-        return part
-    obs, info = part
-    n = len(info["env_id"])
-    false = np.zeros(n, dtype=bool)
-    return obs, np.zeros(n, dtype=np.float32), false, false.copy(), info
-
-
-def _zero_rows(template: Any, n: int) -> Any:
-    """``n`` rows of zeros shaped like ``template``'s rows (arrays, tuples, dicts)."""
-    if isinstance(template, dict):
-        return {key: _zero_rows(value, n) for key, value in template.items()}
-    if isinstance(template, tuple):
-        return tuple(_zero_rows(value, n) for value in template)
-    template = np.asarray(template)
-    return np.zeros((n, *template.shape[1:]), dtype=template.dtype)
-
-
-def _concat(parts: Sequence[Any], rows: Sequence[int]) -> Any:
-    """Concatenates per-actor results (``rows[i]`` envs in part i) along the env
-    axis: arrays, tuples and dicts.
-
-    An info key that only some parts have (``final_obs`` and its ``_final_obs``
-    mask, when a step batch meets a reset batch) gets zero rows, masked off,
-    in the others, as gymnasium fills rows without that key."""
-    first = parts[0]
-    if isinstance(first, dict):
-        out = {}
-        for key in dict.fromkeys(key for p in parts for key in p):
-            template = next(p[key] for p in parts if key in p)
-            column = [
-                p[key] if key in p else _zero_rows(template, n)
-                for p, n in zip(parts, rows, strict=True)
-            ]
-            out[key] = _concat(column, rows)
-        return out
-    if isinstance(first, tuple):
-        return tuple(_concat([p[k] for p in parts], rows) for k in range(len(first)))
-    return np.concatenate([np.asarray(p) for p in parts])
 
 
 class _PoolActor:
@@ -269,7 +225,7 @@ class DistributedEnvPool:
             info = part[-1]
             info["env_id"] = np.asarray(info["env_id"]) + k * self.envs_per_actor
         rows = [len(part[-1]["env_id"]) for part in parts]
-        return tuple(_concat([p[i] for p in parts], rows) for i in range(len(parts[0])))
+        return tuple(concat_results([p[i] for p in parts], rows) for i in range(len(parts[0])))
 
     def _split_ids(self, env_id: Any) -> dict[int, np.ndarray]:
         """Global ids -> {actor: positions in env_id}, checking the range."""
@@ -390,7 +346,7 @@ class DistributedEnvPool:
             self._pending[k] = None
         # One actor may answer its reset while another answers a step (a late
         # actor's first batch): every part in the step layout before joining.
-        return self._results([_as_step_result(p) for p in parts], done)  # type: ignore[no-any-return]
+        return self._results([as_step_result(p) for p in parts], done)  # type: ignore[no-any-return]
 
     def _shutdown(self, skip: int | None = None) -> None:
         import ray

@@ -4,8 +4,8 @@ ALE's emulator is compiled into ``envpool_x._core`` (from the ale-py source
 distribution of :data:`ALE_VERSION`); the ROMs come at run time from the
 installed ale-py of the same version, which the ``atari`` extra installs
 (``pip install 'envpool-x[atari]'``). It is an extra, not a hard dependency:
-the other families do not need it, and importing ale_py costs about 0.3 s, so
-it is only imported when an Atari env is made.
+the other families do not need it, and importing ale_py is slow, so it is only
+imported when an Atari env is made.
 """
 
 from __future__ import annotations

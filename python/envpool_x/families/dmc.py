@@ -48,7 +48,6 @@ DOMAINS: list[tuple[str, str, str, tuple[str, ...]]] = [
     ("reacher", "Reacher", "DmcReacher", ("easy", "hard")),
     ("ball_in_cup", "BallInCup", "DmcBallInCup", ("catch",)),
     ("finger", "Finger", "DmcFinger", ("spin", "turn_easy", "turn_hard")),
-    # Domains with egocentric observations.
     ("humanoid", "Humanoid", "DmcHumanoid", ("stand", "walk", "run")),
     ("swimmer", "Swimmer", "DmcSwimmer", ("swimmer6", "swimmer15")),
     ("fish", "Fish", "DmcFish", ("upright", "swim")),
@@ -62,7 +61,6 @@ DOMAINS: list[tuple[str, str, str, tuple[str, ...]]] = [
 MODEL_ARGS: dict[tuple[str, str], dict[str, Any]] = {
     ("cartpole", "two_poles"): {"num_poles": 2},
     ("cartpole", "three_poles"): {"num_poles": 3},
-    # Domains with egocentric observations.
     ("swimmer", "swimmer6"): {"n_joints": 6},
     ("swimmer", "swimmer15"): {"n_joints": 15},
     # quadruped's walk/run floor: its time limit (20 s) times the task's speed.

@@ -94,7 +94,7 @@ def drop_default_timer() -> None:
     timer callback, ``mjcb_time``, in the MuJoCo library that the package shares
     with envpool_x. MuJoCo then reads the clock around every stage of every
     ``mj_step`` in the process, about 30 times a step, to fill
-    ``mjData.timer``: 16% of a HalfCheetah step on our 2-vCPU VM. Our envs drop
+    ``mjData.timer``, a cost every step pays. Our envs drop
     that default timer before each step, so ``mjData.timer`` stays zero for the
     ``MjData`` you create in Python too. A timer you install with
     ``mujoco.set_mjcb_time(fn)`` is a different function and is kept.

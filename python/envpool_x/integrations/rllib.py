@@ -89,6 +89,11 @@ class ChannelsLastObservation(SingleAgentObservationPreprocessor):  # type: igno
     def recompute_output_observation_space(
         self, input_observation_space: gymnasium.Space, input_action_space: gymnasium.Space
     ) -> gymnasium.Space:
+        """The ``(H, W, C)`` float32 Box in [0, 1] of a ``(C, H, W)`` Box.
+
+        Raises:
+            ValueError: the observation space is not a 3-d Box.
+        """
         space = input_observation_space
         if not isinstance(space, gymnasium.spaces.Box) or len(space.shape) != 3:
             raise ValueError(

@@ -1,0 +1,245 @@
+// PyPool's definitions (declared in py_pool.h): the CPU pool's Python calls,
+// from numpy actions in to result arrays out.
+#include "bindings/py_pool.h"
+
+#include <cstring>
+#include <string>
+#include <utility>
+
+#include "bindings/pool_registry.h"
+#include "core/action_check.h"
+
+namespace envpool_x {
+
+namespace {
+
+bool PythonIsFinalizing() {
+#if PY_VERSION_HEX >= 0x030D0000
+  return Py_IsFinalizing();
+#else
+  return _Py_IsFinalizing();
+#endif
+}
+
+}  // namespace
+
+PyPool::PyPool(std::unique_ptr<PoolBase> pool) : pool_(std::move(pool)) {
+  // Python objects made once: building dtypes and key strings on every
+  // step costs more than stepping a small batch.
+  for (const ArraySpec& f : pool_->fields()) {
+    dtypes_.push_back(ToNumpy(f.dtype));
+    std::string name = f.name;
+    size_t slash = name.find('/');
+    if (slash != std::string::npos) name = name.substr(slash + 1);
+    names_.push_back(py::str(name));
+    mask_names_.push_back(py::str("_" + name));
+  }
+  pool_->set_interrupt_check([] {
+    if (t_waiting_outside_python) return;
+    py::gil_scoped_acquire gil;
+    if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+  });
+}
+
+PyPool::~PyPool() {
+  if (handle_ != 0) PoolRegistry::Get().Remove(handle_);
+  // Joining the workers without the GIL: a worker may be inside a callback
+  // that needs it. At interpreter exit the GIL stays held (no thread may
+  // take it any more).
+  if (Py_IsInitialized() && !PythonIsFinalizing()) {
+    py::gil_scoped_release nogil;
+    pool_.reset();
+  }
+}
+
+uint32_t PyPool::Handle() {
+  if (handle_ == 0) handle_ = PoolRegistry::Get().Add(this);
+  return handle_;
+}
+
+py::list PyPool::Fields() const {
+  py::list l;
+  for (const ArraySpec& f : pool_->fields()) l.append(ArraySpecToDict(f));
+  return l;
+}
+
+void PyPool::SendStep(const py::object& action, const py::object& env_id) {
+  Guard g(this);
+  const std::vector<int32_t>& ids = Ids(env_id);
+  StoreActions(action, ids);
+  py::gil_scoped_release nogil;
+  pool_->SendStep(ids);
+}
+
+void PyPool::SendReset(const py::object& env_id, const py::object& seed) {
+  Guard g(this);
+  SendResetLocked(env_id, seed, false);
+}
+
+// While it waits, the caller runs queued chunks itself: it would only sleep
+// otherwise, and waking it costs a context switch per batch. The pool never
+// lets it run a step that may stall (Env::kMayStall).
+py::tuple PyPool::Recv() {
+  Guard g(this);
+  return RecvLocked(true);
+}
+
+py::tuple PyPool::Step(const py::object& action, const py::object& env_id) {
+  Guard g(this);
+  const std::vector<int32_t>& ids = Ids(env_id);
+  StoreActions(action, ids);
+  // Sync mode: the envs write into the arrays we return (no copy). They
+  // are kept in round_arrays_ until the round is received, even if the
+  // wait is interrupted.
+  bool direct = pool_->ordered() && pool_->pending() == 0;
+  if (direct) {
+    round_arrays_.clear();
+    std::vector<uint8_t*> bases;
+    for (size_t f = 0; f < pool_->fields().size(); ++f) {
+      round_arrays_.push_back(OutputArray(static_cast<int>(ids.size()), static_cast<int>(f)));
+      bases.push_back(static_cast<uint8_t*>(round_arrays_.back().mutable_data()));
+    }
+    pool_->WriteNextRoundTo(bases);
+  }
+  if (ids.size() <= PoolBase::kInlineCheapEnvs) {
+    pool_->SendStepForRecv(ids);  // may run inline: too short to drop the GIL for
+  } else {
+    py::gil_scoped_release nogil;
+    pool_->SendStepForRecv(ids);
+  }
+  // The caller would only wait: it runs queued chunks itself.
+  return RecvLocked(true);
+}
+
+py::tuple PyPool::Reset(const py::object& env_id, const py::object& seed) {
+  Guard g(this);
+  SendResetLocked(env_id, seed, /*for_recv=*/true);
+  return RecvLocked(true);
+}
+
+// Holds the guard while the GIL is released: a step or a second close() from
+// another thread is refused instead of running beside it (two closes at once
+// would race on the pool's state and join the same threads twice).
+void PyPool::Close() {
+  Guard g(this, "close() called while another thread is using this env");
+  py::gil_scoped_release nogil;
+  pool_->Close();
+}
+
+py::array_t<double> PyPool::GetState(int env_id) {
+  Guard g(this);
+  std::vector<double> s = pool_->GetState(env_id);
+  return py::array_t<double>(static_cast<py::ssize_t>(s.size()), s.data());
+}
+
+void PyPool::SetState(int env_id,
+                      const py::array_t<double, py::array::c_style | py::array::forcecast>& a) {
+  Guard g(this);
+  std::vector<double> s(a.data(), a.data() + a.size());
+  pool_->SetState(env_id, s);
+}
+
+void PyPool::SendResetLocked(const py::object& env_id, const py::object& seed, bool for_recv) {
+  const std::vector<int32_t>& ids = Ids(env_id);
+  pool_->CheckIdle(ids, false);
+  std::vector<uint64_t> seeds;
+  bool have = ParseSeeds(seed, ids, &seeds);
+  py::gil_scoped_release nogil;
+  pool_->SendReset(ids, have ? &seeds : nullptr, for_recv);
+}
+
+const std::vector<int32_t>& PyPool::Ids(const py::object& env_id) {
+  pool_->CheckOpen();
+  if (env_id.is_none()) return pool_->ResolveIds(nullptr, 0, false);
+  auto ids = EnvIdArray(env_id);
+  return pool_->ResolveIds(ids.data(), ids.size(), true);
+}
+
+void PyPool::StoreActions(const py::object& action, const std::vector<int32_t>& ids) {
+  const ActionSpec& a = pool_->spec().action;
+  const int64_t n = static_cast<int64_t>(ids.size());
+  py::array arr = ActionArray(action, a, n);
+  if (a.discrete) {
+    if (arr.dtype().is(py::dtype::of<int32_t>()) && (arr.flags() & py::array::c_style)) {
+      pool_->StoreActions(ids, arr.data());
+      return;
+    }
+    auto wide = py::array_t<int64_t, py::array::c_style | py::array::forcecast>::ensure(arr);
+    std::vector<int32_t> narrow(n);
+    for (int64_t k = 0; k < n; ++k) {
+      const int64_t v = wide.data()[k];
+      CheckDiscreteAction(a, v, ids[k]);
+      narrow[k] = static_cast<int32_t>(v);
+    }
+    pool_->StoreActions(ids, narrow.data());
+  } else {
+    auto f = py::array_t<float, py::array::c_style | py::array::forcecast>::ensure(arr);
+    pool_->StoreActions(ids, f.data());
+  }
+}
+
+// A new array for `rows` rows of field `field`.
+py::array PyPool::OutputArray(int rows, int field) {
+  std::vector<py::ssize_t> shape{rows};
+  for (int64_t d : pool_->fields()[field].shape) shape.push_back(d);
+  return py::array(dtypes_[field], shape);
+}
+
+// Field `field` of batch b as a fresh array: the round's own array when the
+// envs wrote there, else a copy out of the pool's buffers.
+py::array PyPool::Column(const Batch& b, int field) {
+  if (!round_arrays_.empty() &&
+      round_arrays_[field].data() == static_cast<const void*>(b.data[field]) &&
+      round_arrays_[field].shape(0) == b.count) {
+    return round_arrays_[field];
+  }
+  py::array out = OutputArray(b.count, field);
+  std::memcpy(out.mutable_data(), b.data[field], pool_->fields()[field].NumBytes() * b.count);
+  return out;
+}
+
+py::tuple PyPool::RecvLocked(bool help) {
+  Batch b;
+  {
+    py::gil_scoped_release nogil;
+    b = pool_->Recv(help);
+  }
+  const FieldLayout& L = pool_->layout();
+  const auto& fields = pool_->fields();
+  py::object obs;
+  if (L.num_obs == 1 && fields[0].name == "obs") {
+    obs = Column(b, 0);
+  } else {
+    py::dict d;
+    for (int i = 0; i < L.num_obs; ++i) d[names_[i]] = Column(b, i);
+    obs = d;
+  }
+  py::dict info;
+  for (int i = 0; i < L.num_info; ++i) {
+    info[names_[L.first_info + i]] = Column(b, L.first_info + i);
+  }
+  if (L.final_mask >= 0) {
+    py::array mask = Column(b, L.final_mask);
+    if (L.num_obs == 1 && fields[0].name == "obs") {
+      info["final_obs"] = Column(b, L.first_final_obs);
+    } else {
+      py::dict d;
+      for (int i = 0; i < L.num_obs; ++i) {
+        d[names_[i]] = Column(b, L.first_final_obs + i);
+      }
+      info["final_obs"] = d;
+    }
+    py::dict fi;
+    for (int i = 0; i < L.num_info; ++i) {
+      fi[names_[L.first_info + i]] = Column(b, L.first_final_info + i);
+      fi[mask_names_[L.first_info + i]] = mask;
+    }
+    info["final_info"] = fi;
+    info["_final_obs"] = mask;
+    info["_final_info"] = mask;
+  }
+  return py::make_tuple(obs, Column(b, L.reward), Column(b, L.terminated), Column(b, L.truncated),
+                        info);
+}
+
+}  // namespace envpool_x
