@@ -19,6 +19,7 @@ Usage:
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import os
 import subprocess
@@ -61,6 +62,12 @@ def start_worker(site: str, task: str, num_envs: int, threads: int) -> subproces
     env = dict(os.environ, OPENBLAS_NUM_THREADS="1")
     if site != "installed":
         env["PYTHONPATH"] = site + os.pathsep + env.get("PYTHONPATH", "")
+        # A --target install has no mujoco package beside it, where the
+        # module's RUNPATH looks for libmujoco: use the installed one.
+        spec = importlib.util.find_spec("mujoco")
+        if spec is not None and spec.origin is not None:
+            libdir = os.path.dirname(spec.origin)
+            env["LD_LIBRARY_PATH"] = libdir + os.pathsep + env.get("LD_LIBRARY_PATH", "")
     proc = subprocess.Popen(
         [sys.executable, "-c", WORKER, task, str(num_envs), str(threads)],
         stdin=subprocess.PIPE,
