@@ -114,11 +114,7 @@ class Ant : public MujocoEnvBase {
         forces_(static_cast<size_t>(model_->nbody) * 6),
         obs_(ObsField<double>(spec, "obs")),
         info_(mujoco_detail::ResolveInfoF64(spec, InfoNames())),
-        x_position_(InfoField<double>(spec, "x_position")),
-        y_position_(InfoField<double>(spec, "y_position")),
-        distance_from_origin_(InfoField<double>(spec, "distance_from_origin")),
-        x_velocity_(InfoField<double>(spec, "x_velocity")),
-        y_velocity_(InfoField<double>(spec, "y_velocity")),
+        motion_(spec),
         reward_forward_(InfoField<double>(spec, "reward_forward")),
         reward_ctrl_(InfoField<double>(spec, "reward_ctrl")),
         reward_survive_(InfoField<double>(spec, "reward_survive")),
@@ -177,8 +173,7 @@ class Ant : public MujocoEnvBase {
     } else {
       WritePositions(out, data_->qpos[0], data_->qpos[1]);
     }
-    *out[x_velocity_] = x_velocity;
-    *out[y_velocity_] = y_velocity;
+    motion_.WriteVelocity(out, x_velocity, y_velocity);
     *out[reward_forward_] = forward_reward;
     *out[reward_survive_] = healthy_reward;
     if (V == 4) {
@@ -201,9 +196,7 @@ class Ant : public MujocoEnvBase {
   }
 
   void WritePositions(const StepOutput& out, double x, double y) const {
-    *out[x_position_] = x;
-    *out[y_position_] = y;
-    *out[distance_from_origin_] = std::sqrt(x * x + y * y);
+    motion_.WritePosition(out, x, y, std::sqrt(x * x + y * y));
   }
 
   // gymnasium: the whole state finite and min <= z <= max (closed range).
@@ -246,11 +239,7 @@ class Ant : public MujocoEnvBase {
   std::vector<double> forces_;  // clipped cfrc_ext
   OutputField<double> obs_;
   std::vector<mujoco_detail::InfoF64> info_;  // all of InfoNames(), zeroed on reset
-  OutputField<double> x_position_;
-  OutputField<double> y_position_;
-  OutputField<double> distance_from_origin_;
-  OutputField<double> x_velocity_;
-  OutputField<double> y_velocity_;
+  mujoco_detail::PlanarMotionInfo motion_;
   OutputField<double> reward_forward_;
   OutputField<double> reward_ctrl_;  // v4: -contact_cost with use_contact_forces
   OutputField<double> reward_survive_;

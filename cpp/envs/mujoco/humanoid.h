@@ -196,11 +196,7 @@ class Humanoid : public MujocoEnvBase {
         total_mass_(mujoco_detail::SumF64(model_->body_mass, model_->nbody)),
         obs_(ObsField<double>(spec, "obs")),
         info_(mujoco_detail::ResolveInfoF64(spec, InfoFields(model_.get()))),
-        x_position_(InfoField<double>(spec, "x_position")),
-        y_position_(InfoField<double>(spec, "y_position")),
-        distance_from_origin_(InfoField<double>(spec, "distance_from_origin")),
-        x_velocity_(InfoField<double>(spec, "x_velocity")),
-        y_velocity_(InfoField<double>(spec, "y_velocity")),
+        motion_(spec),
         reward_forward_(InfoField<double>(spec, V == 4 ? "reward_linvel" : "reward_forward")),
         reward_ctrl_(InfoField<double>(spec, V == 4 ? "reward_quadctrl" : "reward_ctrl")),
         reward_survive_(InfoField<double>(spec, V == 4 ? "reward_alive" : "reward_survive")),
@@ -255,8 +251,7 @@ class Humanoid : public MujocoEnvBase {
       WritePositions(out, data_->qpos[0], data_->qpos[1]);
       *out[reward_contact_] = -contact_cost;
     }
-    *out[x_velocity_] = x_velocity;
-    *out[y_velocity_] = y_velocity;
+    motion_.WriteVelocity(out, x_velocity, y_velocity);
     *out[reward_forward_] = forward_reward;
     *out[reward_ctrl_] = -ctrl_cost;
     *out[reward_survive_] = healthy_reward;
@@ -267,9 +262,7 @@ class Humanoid : public MujocoEnvBase {
   // x_position, y_position, distance_from_origin (v4: of the center of
   // mass, v5: qpos[0:2]) and v5's tendon lengths and velocities.
   void WritePositions(const StepOutput& out, double x, double y) const {
-    *out[x_position_] = x;
-    *out[y_position_] = y;
-    *out[distance_from_origin_] = std::sqrt(x * x + y * y);
+    motion_.WritePosition(out, x, y, std::sqrt(x * x + y * y));
     if (V == 5) {
       double* length = out[tendon_length_];
       double* velocity = out[tendon_velocity_];
@@ -292,11 +285,7 @@ class Humanoid : public MujocoEnvBase {
   double total_mass_;
   OutputField<double> obs_;
   std::vector<mujoco_detail::InfoF64> info_;  // all of InfoFields(), zeroed on reset
-  OutputField<double> x_position_;
-  OutputField<double> y_position_;
-  OutputField<double> distance_from_origin_;
-  OutputField<double> x_velocity_;
-  OutputField<double> y_velocity_;
+  mujoco_detail::PlanarMotionInfo motion_;
   OutputField<double> reward_forward_;   // v4: reward_linvel
   OutputField<double> reward_ctrl_;      // v4: reward_quadctrl
   OutputField<double> reward_survive_;   // v4: reward_alive

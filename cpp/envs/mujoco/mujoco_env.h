@@ -224,6 +224,29 @@ inline double SumSquaresF64(const double* a, int n) {
   return SumSquaresF64(a, half) + SumSquaresF64(a + half, n - half);
 }
 
+// The info fields of the tasks that move in the plane (Ant, Humanoid,
+// Swimmer): position, distance from the origin and velocity.
+struct PlanarMotionInfo {
+  explicit PlanarMotionInfo(const EnvSpec& spec)
+      : x_position(InfoField<double>(spec, "x_position")),
+        y_position(InfoField<double>(spec, "y_position")),
+        distance_from_origin(InfoField<double>(spec, "distance_from_origin")),
+        x_velocity(InfoField<double>(spec, "x_velocity")),
+        y_velocity(InfoField<double>(spec, "y_velocity")) {}
+
+  void WritePosition(const StepOutput& out, double x, double y, double distance) const {
+    *out[x_position] = x;
+    *out[y_position] = y;
+    *out[distance_from_origin] = distance;
+  }
+  void WriteVelocity(const StepOutput& out, double vx, double vy) const {
+    *out[x_velocity] = vx;
+    *out[y_velocity] = vy;
+  }
+
+  OutputField<double> x_position, y_position, distance_from_origin, x_velocity, y_velocity;
+};
+
 }  // namespace mujoco_detail
 
 // The part of gymnasium's MujocoEnv the envs build on. Derived envs call

@@ -55,11 +55,7 @@ class Swimmer : public MujocoEnvBase {
         exclude_(config.Bool("exclude_current_positions_from_observation")),
         obs_(ObsField<double>(spec, "obs")),
         info_(mujoco_detail::ResolveInfoF64(spec, InfoNames())),
-        x_position_(InfoField<double>(spec, "x_position")),
-        y_position_(InfoField<double>(spec, "y_position")),
-        distance_from_origin_(InfoField<double>(spec, "distance_from_origin")),
-        x_velocity_(InfoField<double>(spec, "x_velocity")),
-        y_velocity_(InfoField<double>(spec, "y_velocity")),
+        motion_(spec),
         reward_forward_(InfoField<double>(spec, V == 4 ? "reward_fwd" : "reward_forward")),
         reward_ctrl_(InfoField<double>(spec, "reward_ctrl")),
         forward_reward_(mujoco_detail::InfoF64If(V == 4, spec, "forward_reward")) {}
@@ -91,8 +87,7 @@ class Swimmer : public MujocoEnvBase {
     *out.terminated = false;
     WriteObs(out);
     WritePositions(out);
-    *out[x_velocity_] = x_velocity;
-    *out[y_velocity_] = y_velocity;
+    motion_.WriteVelocity(out, x_velocity, y_velocity);
     *out[reward_forward_] = forward_reward;
     *out[reward_ctrl_] = -static_cast<double>(ctrl_cost);
     if (V == 4) *out[forward_reward_] = forward_reward;
@@ -101,9 +96,8 @@ class Swimmer : public MujocoEnvBase {
 
  private:
   void WritePositions(const StepOutput& out) const {
-    *out[x_position_] = data_->qpos[0];
-    *out[y_position_] = data_->qpos[1];
-    *out[distance_from_origin_] = mujoco_detail::NormF64(data_->qpos, 2);
+    motion_.WritePosition(out, data_->qpos[0], data_->qpos[1],
+                          mujoco_detail::NormF64(data_->qpos, 2));
   }
 
   void WriteObs(const StepOutput& out) const {
@@ -118,11 +112,7 @@ class Swimmer : public MujocoEnvBase {
   bool exclude_;
   OutputField<double> obs_;
   std::vector<mujoco_detail::InfoF64> info_;  // all of InfoNames(), zeroed on reset
-  OutputField<double> x_position_;
-  OutputField<double> y_position_;
-  OutputField<double> distance_from_origin_;
-  OutputField<double> x_velocity_;
-  OutputField<double> y_velocity_;
+  mujoco_detail::PlanarMotionInfo motion_;
   OutputField<double> reward_forward_;  // v4: reward_fwd
   OutputField<double> reward_ctrl_;
   OutputField<double> forward_reward_;  // v4 only
