@@ -2,6 +2,7 @@
 // per domain, the task chosen by the "task_name" key, the model by "model"
 // (a key Python registers with dmc_add_model before making a pool).
 #include "bindings/pool_binding.h"
+#include "envs/mujoco/initial_state_info.h"
 #include "envs/dmc/acrobot.h"
 #include "envs/dmc/ball_in_cup.h"
 #include "envs/dmc/cartpole.h"
@@ -37,22 +38,22 @@ void BindDmc(py::module_& m) {
   m.def(
       "dmc_has_model", [](const std::string& key) { return dmc::ModelRegistry::Get().Has(key); },
       py::arg("key"));
-  BindEnv<DmcCheetah>(m);
-  BindEnv<DmcWalker>(m);
-  BindEnv<DmcHopper>(m);
-  BindEnv<DmcCartpole>(m);
-  BindEnv<DmcPendulum>(m);
-  BindEnv<DmcAcrobot>(m);
-  BindEnv<DmcPointMass>(m);
-  BindEnv<DmcReacher>(m);
-  BindEnv<DmcBallInCup>(m);
-  BindEnv<DmcFinger>(m);
+  BindEnv<WithInitialState<DmcCheetah>>(m);
+  BindEnv<WithInitialState<DmcWalker>>(m);
+  BindEnv<WithInitialState<DmcHopper>>(m);
+  BindEnv<WithInitialState<DmcCartpole>>(m);
+  BindEnv<WithInitialState<DmcPendulum>>(m);
+  BindEnv<WithInitialState<DmcAcrobot>>(m);
+  BindEnv<WithInitialState<DmcPointMass>>(m);
+  BindEnv<WithInitialState<DmcReacher>>(m);
+  BindEnv<WithInitialState<DmcBallInCup>>(m);
+  BindEnv<WithInitialState<DmcFinger>>(m);
   // Domains with egocentric observations (a vector expressed in a body frame).
-  BindEnv<DmcHumanoid>(m);
-  BindEnv<DmcSwimmer>(m);
-  BindEnv<DmcFish>(m);
-  BindEnv<DmcQuadruped>(m);
-  BindEnv<DmcManipulator>(m);
+  BindEnv<WithInitialState<DmcHumanoid>>(m);
+  BindEnv<WithInitialState<DmcSwimmer>>(m);
+  BindEnv<WithInitialState<DmcFish>>(m);
+  BindEnv<WithInitialState<DmcQuadruped>>(m);
+  BindEnv<WithInitialState<DmcManipulator>>(m);
 }
 
 }  // namespace envpool_x

@@ -1,6 +1,7 @@
 // MuJoCo pools (built with ENVPOOL_X_MUJOCO): one pool class per env and
 // gymnasium version, e.g. HalfCheetahV5; the model is the "xml_file" key.
 #include "bindings/pool_binding.h"
+#include "envs/mujoco/initial_state_info.h"
 #include "envs/mujoco/ant.h"
 #include "envs/mujoco/half_cheetah.h"
 #include "envs/mujoco/hopper.h"
@@ -16,28 +17,28 @@
 namespace envpool_x {
 
 void BindMujoco(py::module_& m) {
-  BindEnv<HalfCheetah<4>>(m);
-  BindEnv<HalfCheetah<5>>(m);
-  BindEnv<Hopper<4>>(m);
-  BindEnv<Hopper<5>>(m);
-  BindEnv<Ant<4>>(m);
-  BindEnv<Ant<5>>(m);
-  BindEnv<Humanoid<4>>(m);
-  BindEnv<Humanoid<5>>(m);
-  BindEnv<HumanoidStandup<4>>(m);
-  BindEnv<HumanoidStandup<5>>(m);
-  BindEnv<Walker2d<4>>(m);
-  BindEnv<Walker2d<5>>(m);
-  BindEnv<Swimmer<4>>(m);
-  BindEnv<Swimmer<5>>(m);
-  BindEnv<InvertedPendulum<4>>(m);
-  BindEnv<InvertedPendulum<5>>(m);
-  BindEnv<InvertedDoublePendulum<4>>(m);
-  BindEnv<InvertedDoublePendulum<5>>(m);
-  BindEnv<Reacher<4>>(m);
-  BindEnv<Reacher<5>>(m);
-  BindEnv<Pusher<4>>(m);
-  BindEnv<Pusher<5>>(m);
+  BindEnv<WithInitialState<HalfCheetah<4>>>(m);
+  BindEnv<WithInitialState<HalfCheetah<5>>>(m);
+  BindEnv<WithInitialState<Hopper<4>>>(m);
+  BindEnv<WithInitialState<Hopper<5>>>(m);
+  BindEnv<WithInitialState<Ant<4>>>(m);
+  BindEnv<WithInitialState<Ant<5>>>(m);
+  BindEnv<WithInitialState<Humanoid<4>>>(m);
+  BindEnv<WithInitialState<Humanoid<5>>>(m);
+  BindEnv<WithInitialState<HumanoidStandup<4>>>(m);
+  BindEnv<WithInitialState<HumanoidStandup<5>>>(m);
+  BindEnv<WithInitialState<Walker2d<4>>>(m);
+  BindEnv<WithInitialState<Walker2d<5>>>(m);
+  BindEnv<WithInitialState<Swimmer<4>>>(m);
+  BindEnv<WithInitialState<Swimmer<5>>>(m);
+  BindEnv<WithInitialState<InvertedPendulum<4>>>(m);
+  BindEnv<WithInitialState<InvertedPendulum<5>>>(m);
+  BindEnv<WithInitialState<InvertedDoublePendulum<4>>>(m);
+  BindEnv<WithInitialState<InvertedDoublePendulum<5>>>(m);
+  BindEnv<WithInitialState<Reacher<4>>>(m);
+  BindEnv<WithInitialState<Reacher<5>>>(m);
+  BindEnv<WithInitialState<Pusher<4>>>(m);
+  BindEnv<WithInitialState<Pusher<5>>>(m);
   m.attr("mujoco_version") = mj_versionString();
   m.def("mujoco_adopt_default_timer", &mujoco_detail::AdoptDefaultTimer,
         "Treat the MuJoCo timer installed now (mjcb_time) as the mujoco package's default: "

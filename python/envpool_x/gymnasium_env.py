@@ -8,6 +8,8 @@ import gymnasium
 import numpy as np
 from gymnasium.vector import AutoresetMode
 
+from envpool_x import _core
+from envpool_x.action_dict import unpack_action
 from envpool_x.pool import create_pool, reset_ids
 from envpool_x.spec import EnvSpec
 
@@ -18,8 +20,11 @@ _MODES = {
 }
 
 
-class GymnasiumEnvPool(gymnasium.vector.VectorEnv):  # type: ignore[misc]
+class GymnasiumEnvPool(gymnasium.vector.VectorEnv, gymnasium.Env):  # type: ignore[misc]
     """A batch of envs stepped by C++ worker threads, with the gymnasium API.
+
+    Like EnvPool's, it is both a ``gymnasium.vector.VectorEnv`` and a
+    ``gymnasium.Env`` (code written for EnvPool checks either).
 
     ``observation_space`` / ``action_space`` are the spaces of ONE env (as in
     EnvPool); ``single_observation_space`` / ``single_action_space`` are the
@@ -57,6 +62,7 @@ class GymnasiumEnvPool(gymnasium.vector.VectorEnv):  # type: ignore[misc]
             and not self._on_device  # the GPU path builds reset_mask results itself
         )
         self._last_obs: Any = None
+        self._pending_seed: int | None = None
         if spec.obs_tuple:  # e.g. Blackjack: gymnasium's Tuple of Discretes
             self._pool = _TupleObsPool(self._pool)
 
@@ -71,15 +77,17 @@ class GymnasiumEnvPool(gymnasium.vector.VectorEnv):  # type: ignore[misc]
 
     def reset(
         self,
+        env_id: Any = None,
         *,
         seed: int | list[int] | None = None,
         options: dict[str, Any] | None = None,
-        env_id: Any = None,
     ) -> Any:
         """Reset all envs, or those in ``env_id`` / ``options["reset_mask"]``.
 
-        ``seed`` (an int, or one int per env reset) re-seeds before resetting;
-        without it each env continues its own random stream.
+        ``env_id`` may be passed positionally (EnvPool's ``reset(env_id)``).
+        ``seed`` (an int in [0, 2**64), or one per env reset) re-seeds before
+        resetting; without it each env continues its own random stream, unless
+        :meth:`seed` left seeds for this reset.
 
         Returns:
             ``(obs, info)``, in the order of ``env_id`` (env order when None);
@@ -93,6 +101,8 @@ class GymnasiumEnvPool(gymnasium.vector.VectorEnv):  # type: ignore[misc]
                 an env with work in flight, or a closed env.
         """
         ids = reset_ids(self.num_envs, env_id, options)
+        if seed is None and self._pending_seed is not None:
+            seed, self._pending_seed = self._pending_seed, None
         if self._on_device and options and "reset_mask" in options:
             if self.spec.config.autoreset_mode != "disabled":
                 raise ValueError(
@@ -155,6 +165,7 @@ class GymnasiumEnvPool(gymnasium.vector.VectorEnv):  # type: ignore[misc]
             RuntimeError: env not reset, work already in flight, closed env,
                 or an exception raised inside an env (message names the env).
         """
+        actions, env_id = unpack_action(actions, env_id)
         result = self._pool.step(actions, env_id)
         if self._last_obs is not None:
             if env_id is None:
@@ -171,7 +182,29 @@ class GymnasiumEnvPool(gymnasium.vector.VectorEnv):  # type: ignore[misc]
 
     def send(self, actions: Any, env_id: Any = None) -> None:
         """Send actions to envs without waiting (ids default to all envs)."""
+        actions, env_id = unpack_action(actions, env_id)
         self._pool.send_step(actions, env_id)
+
+    def seed(self, seed: int | None = None) -> list[int]:
+        """The old gym ``VecEnv.seed``: the next ``reset()`` that is given no seed
+        uses ``seed`` (``reset(seed=seed)``); ``None`` cancels a pending seed.
+
+        Returns:
+            The seed each env gets at that reset, in env order (derived from
+            ``seed`` and the env's index, as ``reset(seed=seed)`` derives them).
+
+        Raises:
+            TypeError / ValueError: ``seed`` is not an int in [0, 2**64).
+        """
+        if seed is None:
+            self._pending_seed = None
+            return []
+        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+            raise TypeError(f"seed must be an int, got {type(seed).__name__}")
+        if not 0 <= int(seed) < 2**64:
+            raise ValueError(f"seed must be in [0, 2**64), got {seed}")
+        self._pending_seed = int(seed)
+        return [_core.derive_env_seed(int(seed), i) for i in range(self.num_envs)]
 
     def recv(self) -> Any:
         """Wait for the next batch; returns the same 5-tuple as :meth:`step`.

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import collections
+import enum
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 from gymnasium import spaces
 
+from envpool_x.array_specs import ArraySpec, action_array_spec, state_array_spec
 from envpool_x.registration import TaskEntry, lookup
 
 # Pool keys every task accepts, with EnvPool's names and defaults.
@@ -28,6 +30,26 @@ POOL_DEFAULTS: dict[str, Any] = {
     "copy_results": True,
 }
 AUTORESET_MODES = ("next_step", "same_step", "disabled")
+# gymnasium.vector.AutoresetMode's values, for its enum and its spelling.
+_GYMNASIUM_MODES = {"NextStep": "next_step", "SameStep": "same_step", "Disabled": "disabled"}
+
+
+def autoreset_mode_name(mode: Any) -> str:
+    """Our name of an autoreset mode: one of :data:`AUTORESET_MODES`, or
+    ``gymnasium.vector.AutoresetMode`` (the enum or its value, e.g. ``"SameStep"``).
+
+    Raises:
+        ValueError: anything else.
+    """
+    raw = mode.value if isinstance(mode, enum.Enum) else mode
+    if isinstance(raw, str):
+        name = _GYMNASIUM_MODES.get(raw, raw)
+        if name in AUTORESET_MODES:
+            return name
+    raise ValueError(
+        f"autoreset_mode must be one of {AUTORESET_MODES} or a gymnasium.vector.AutoresetMode, "
+        f"got {mode!r}"
+    )
 
 
 def _int_key(config: dict[str, Any], key: str, minimum: int) -> int:
@@ -111,6 +133,14 @@ def _box(desc: dict[str, Any]) -> spaces.Box:
     return spaces.Box(low.astype(dtype), high.astype(dtype), shape, dtype)
 
 
+def _uniform_to_scalar(bound: np.ndarray) -> Any:
+    """A bound with one value everywhere as that scalar (EnvPool's dm specs give
+    Atari's frames ``maximum=255``, not an array of 255s), else the array."""
+    if bound.size and (bound == bound.flat[0]).all():
+        return bound.dtype.type(bound.flat[0])
+    return bound
+
+
 def _space(desc: dict[str, Any]) -> spaces.Space[Any]:
     """The gymnasium space of one field: Discrete / MultiDiscrete for a field
     the env marks discrete (categories in [low, high], with the field's own
@@ -165,10 +195,7 @@ class EnvSpec:
             merged["thread_affinity_offset"], (int, np.integer)
         ):
             raise TypeError("thread_affinity_offset must be an int")
-        if merged["autoreset_mode"] not in AUTORESET_MODES:
-            raise ValueError(
-                f"autoreset_mode must be one of {AUTORESET_MODES}, got {merged['autoreset_mode']!r}"
-            )
+        merged["autoreset_mode"] = autoreset_mode_name(merged["autoreset_mode"])
         if merged["max_num_players"] != 1:
             raise ValueError("max_num_players must be 1: no multi-player tasks are registered yet")
         self.env_seeds = _seed_list(merged["seed"], num_envs)
@@ -237,9 +264,8 @@ class EnvSpec:
             if o.get("discrete") and box.shape == () and box.low == 0:
                 values.append(specs.DiscreteArray(int(box.high) + 1, box.dtype, name=o["name"]))
             elif np.isfinite(box.low).all() and np.isfinite(box.high).all():
-                values.append(
-                    specs.BoundedArray(box.shape, box.dtype, box.low, box.high, o["name"])
-                )
+                low, high = _uniform_to_scalar(box.low), _uniform_to_scalar(box.high)
+                values.append(specs.BoundedArray(box.shape, box.dtype, low, high, o["name"]))
             else:
                 values.append(specs.Array(box.shape, box.dtype, o["name"]))
         return observation_tuple(tuple(names))(*values)
@@ -253,6 +279,19 @@ class EnvSpec:
         box = self.action_space
         assert isinstance(box, spaces.Box)
         return specs.BoundedArray(box.shape, box.dtype, box.low, box.high, "action")
+
+    @property
+    def state_array_spec(self) -> dict[str, ArraySpec]:
+        """EnvPool's ``spec.state_array_spec``: one :class:`ArraySpec` per array a
+        step produces for one env, under EnvPool's keys (``obs`` / ``obs:<name>``,
+        ``info:<name>``, ``reward``, ``done``, ``trunc``, ...)."""
+        return state_array_spec(self._desc)
+
+    @property
+    def action_array_spec(self) -> dict[str, ArraySpec]:
+        """EnvPool's ``spec.action_array_spec``: ``env_id``, ``players.env_id``
+        and ``action`` for one env (the keys of EnvPool's dict action form)."""
+        return action_array_spec(self.action_space)
 
     def __repr__(self) -> str:
         return f"EnvSpec(id={self.id!r}, config={self.config})"

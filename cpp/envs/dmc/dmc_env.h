@@ -89,6 +89,11 @@ class DmcEnvBase {
   DmcEnvBase(const DmcEnvBase&) = delete;
   DmcEnvBase& operator=(const DmcEnvBase&) = delete;
 
+  // The model a config names (a spec is built before any env).
+  static std::shared_ptr<const mjModel> SpecModel(const Config& config) {
+    return ModelRegistry::Get().Load(config.String("model")).model;
+  }
+
   int n_sub_steps() const { return n_sub_steps_; }
 
   // The state a test copies in and out: MuJoCo's integration state

@@ -271,6 +271,11 @@ class MujocoEnvBase {
     qvel_buf_.resize(model_->nv);
   }
 
+  // The model a config names (a spec is built before any env).
+  static std::shared_ptr<const mjModel> SpecModel(const Config& config) {
+    return mujoco_detail::LoadModel(config.String("xml_file"));
+  }
+
   int nq() const { return model_->nq; }
   int nv() const { return model_->nv; }
   int nu() const { return model_->nu; }

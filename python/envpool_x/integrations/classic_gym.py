@@ -91,11 +91,11 @@ class ClassicGymEnvPool(GymnasiumEnvPool):
 
     def reset(  # type: ignore[override]
         self,
+        env_id: Any = None,
         *,
         seed: int | list[int] | None = None,
         return_info: bool | None = None,
         options: dict[str, Any] | None = None,
-        env_id: Any = None,
     ) -> Any:
         """Reset all envs, or those in ``env_id``.
 
