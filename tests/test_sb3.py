@@ -184,3 +184,44 @@ def test_ppo_learns_cartpole_within_100k_steps():
     assert means[-1] >= 300, means
     venv.close()
     eval_env.close()
+
+
+def test_vec_check_nan_passes_clean_steps_and_catches_a_nan_action():
+    from stable_baselines3.common.vec_env import VecCheckNan
+
+    env = VecCheckNan(envpool_x.make_sb3("Pendulum-v1", num_envs=2), raise_exception=True)
+    env.reset()
+    for _ in range(5):
+        env.step(np.zeros((2, 1), np.float32))
+    with pytest.raises(ValueError, match="nan"):
+        env.step(np.array([[np.nan], [0.0]], np.float32))
+    env.close()
+
+
+def test_vec_frame_stack_on_atari_stacks_the_pools_frames():
+    from stable_baselines3.common.vec_env import VecFrameStack
+
+    inner = envpool_x.make_sb3("Pong-v5", num_envs=2, stack_num=1, img_height=42, img_width=42)
+    assert inner.observation_space.shape == (1, 42, 42)
+    env = VecFrameStack(inner, n_stack=4, channels_order="first")
+    obs = env.reset()
+    assert obs.shape == (2, 4, 42, 42)
+    np.testing.assert_array_equal(obs[:, :3], 0)  # nothing before the first frame
+    frames = [obs[:, 3].copy()]
+    for _ in range(3):
+        obs, _, _, _ = env.step(np.zeros(2, np.int64))
+        frames.append(obs[:, 3].copy())
+    # After four steps the stack is the last four frames, oldest first.
+    np.testing.assert_array_equal(obs, np.stack(frames, axis=1))
+    env.close()
+
+
+def test_vec_monitor_records_episode_returns():
+    env = VecMonitor(envpool_x.make_sb3("CartPole-v1", num_envs=2, max_episode_steps=5))
+    env.reset()
+    episodes = []
+    for _ in range(6):
+        _, _, dones, infos = env.step(np.zeros(2, np.int64))
+        episodes += [info["episode"] for info, done in zip(infos, dones, strict=True) if done]
+    assert episodes and all(ep["l"] <= 5 and ep["r"] == ep["l"] for ep in episodes)
+    env.close()

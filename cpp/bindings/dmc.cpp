@@ -2,7 +2,6 @@
 // per domain, the task chosen by the "task_name" key, the model by "model"
 // (a key Python registers with dmc_add_model before making a pool).
 #include "bindings/pool_binding.h"
-#include "envs/mujoco/initial_state_info.h"
 #include "envs/dmc/acrobot.h"
 #include "envs/dmc/ball_in_cup.h"
 #include "envs/dmc/cartpole.h"
@@ -13,6 +12,7 @@
 #include "envs/dmc/point_mass.h"
 #include "envs/dmc/reacher.h"
 #include "envs/dmc/walker.h"
+#include "envs/mujoco/initial_state_info.h"
 // Domains with egocentric observations (a vector expressed in a body frame).
 #include "envs/dmc/fish.h"
 #include "envs/dmc/humanoid.h"

@@ -1,12 +1,12 @@
 // MuJoCo pools (built with ENVPOOL_X_MUJOCO): one pool class per env and
 // gymnasium version, e.g. HalfCheetahV5; the model is the "xml_file" key.
 #include "bindings/pool_binding.h"
-#include "envs/mujoco/initial_state_info.h"
 #include "envs/mujoco/ant.h"
 #include "envs/mujoco/half_cheetah.h"
 #include "envs/mujoco/hopper.h"
 #include "envs/mujoco/humanoid.h"
 #include "envs/mujoco/humanoid_standup.h"
+#include "envs/mujoco/initial_state_info.h"
 #include "envs/mujoco/inverted_double_pendulum.h"
 #include "envs/mujoco/inverted_pendulum.h"
 #include "envs/mujoco/pusher.h"

@@ -13,7 +13,9 @@ from __future__ import annotations
 from typing import Any
 
 from envpool_x import families  # noqa: F401  (registers every task)
+from envpool_x.array_specs import ArraySpec
 from envpool_x.dm_env_wrapper import DmEnvPool
+from envpool_x.dm_single_env import DmSingleEnv
 from envpool_x.factory import make, make_dm, make_gym, make_gymnasium
 from envpool_x.gymnasium_env import GymnasiumEnvPool
 from envpool_x.gymnasium_registry import register_gymnasium_envs
@@ -22,8 +24,17 @@ from envpool_x.spec import EnvSpec, make_spec
 
 __version__ = "0.1.0"
 
+# EnvPool's public names for its env classes, so code written for EnvPool
+# (isinstance checks, type hints) runs unchanged.
+EnvPool = GymnasiumEnvPool
+DMEnvPool = DmEnvPool
+
 __all__ = [
+    "ArraySpec",
+    "DMEnvPool",
     "DmEnvPool",
+    "DmSingleEnv",
+    "EnvPool",
     "EnvSpec",
     "GymnasiumEnvPool",
     "list_all_envs",

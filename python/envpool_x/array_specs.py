@@ -93,9 +93,7 @@ def action_array_spec(action_space: spaces.Space[Any]) -> dict[str, ArraySpec]:
     }
     if isinstance(action_space, spaces.Discrete):
         start = int(action_space.start)
-        out["action"] = ArraySpec(
-            np.dtype(np.int32), (), start, start + int(action_space.n) - 1
-        )
+        out["action"] = ArraySpec(np.dtype(np.int32), (), start, start + int(action_space.n) - 1)
     else:
         assert isinstance(action_space, spaces.Box)
         out["action"] = ArraySpec(

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import dm_env
 import numpy as np
 from dm_env import specs
 
+from envpool_x.action_dict import unpack_action
+from envpool_x.device import _host_ids
+from envpool_x.dm_single_env import DmSingleEnv
 from envpool_x.pool import create_pool
 from envpool_x.spec import EnvSpec, observation_tuple
 
@@ -19,6 +23,11 @@ class DmEnvPool(dm_env.Environment):  # type: ignore[misc]
     namedtuple of the observation fields plus ``env_id`` and ``elapsed_step``.
     ``discount`` is 0 only where an episode terminated (not when truncated by
     the time limit). ``step_type`` is FIRST on the (auto-)reset step.
+
+    As dm_env's contract says, ``step`` on an env that was never reset (or,
+    with ``autoreset_mode="disabled"``, whose last step was LAST) starts a new
+    sequence: that env resets, its action is ignored, and its row is FIRST.
+    :meth:`single_env` gives one env as a plain, unbatched ``dm_env.Environment``.
     """
 
     def __init__(self, spec: EnvSpec) -> None:
@@ -29,8 +38,19 @@ class DmEnvPool(dm_env.Environment):  # type: ignore[misc]
             )
         self.spec = spec
         self.config: dict[str, Any] = spec.config_dict()
+        self._on_device = spec.config.device != "cpu"
+        self._disabled = spec.config.autoreset_mode == "disabled"
+        if self._on_device and self._disabled:
+            raise ValueError(
+                "make_dm(device='cuda') supports autoreset_mode='next_step': in dm_env's "
+                "contract the step after LAST starts a new sequence, which is what next_step does"
+            )
         self._pool = create_pool(spec)
         self.num_envs = spec.config.num_envs
+        # Envs whose next step starts a new sequence: never reset, or (with
+        # 'disabled') their last step was LAST. _any_to_start False means none.
+        self._to_start = np.ones(self.num_envs, dtype=bool)
+        self._any_to_start = True
         self.batch_size = spec.config.batch_size
         names = list(spec._desc and [o["name"] for o in spec._desc["obs"]])
         names += ["env_id", "elapsed_step"] + [i["name"] for i in spec._desc["info"]]
@@ -65,23 +85,103 @@ class DmEnvPool(dm_env.Environment):  # type: ignore[misc]
 
     def reset(self, env_id: Any = None, seed: Any = None) -> dm_env.TimeStep:
         """Reset all envs (or ``env_id``); returns a batched FIRST TimeStep."""
-        return self._timestep(self._pool.reset(env_id, seed))
+        result = self._pool.reset(env_id, seed)
+        self._mark_started(env_id)
+        return self._timestep(self._track(result))
 
     def step(self, action: Any, env_id: Any = None) -> dm_env.TimeStep:
-        """Step all envs (or ``env_id``) with ``action`` (one row per env)."""
-        return self._timestep(self._pool.step(action, env_id))
+        """Step all envs (or ``env_id``) with ``action`` (one row per env, or
+        EnvPool's dict form); envs to start reset instead (see the class)."""
+        action, env_id = unpack_action(action, env_id)
+        if not self._any_to_start:
+            return self._timestep(self._track(self._pool.step(action, env_id)))
+        return self._timestep(self._track(self._step_starting(action, env_id)))
 
     def async_reset(self, env_id: Any = None, seed: Any = None) -> None:
         """Send a reset without waiting; collect it with :meth:`recv`."""
         self._pool.send_reset(env_id, seed)
+        self._mark_started(env_id)
 
     def send(self, action: Any, env_id: Any = None) -> None:
-        """Send actions without waiting."""
-        self._pool.send_step(action, env_id)
+        """Send actions without waiting; envs to start reset instead."""
+        action, env_id = unpack_action(action, env_id)
+        if not self._any_to_start:
+            return self._pool.send_step(action, env_id)
+        ids, start = self._split_to_start(env_id)
+        if start is None or not start.any():
+            return self._pool.send_step(action, env_id)
+        if start.all():
+            return self.async_reset(env_id)
+        self._check_split_allowed()
+        self.async_reset(ids[start])
+        self._pool.send_step(np.asarray(action)[~start], ids[~start])
+        return None
 
     def recv(self) -> dm_env.TimeStep:
         """Wait for the next batch as a TimeStep."""
-        return self._timestep(self._pool.recv())
+        return self._timestep(self._track(self._pool.recv()))
+
+    def single_env(self, index: int = 0) -> DmSingleEnv:
+        """Env ``index`` of this pool as a plain ``dm_env.Environment`` (unbatched
+        TimeSteps); see :class:`DmSingleEnv`."""
+        return DmSingleEnv(self, index)
+
+    # ---- dm_env's "a step may start a sequence" ----------------------------
+
+    def _split_to_start(self, env_id: Any) -> tuple[Any, Any]:
+        """``(ids, mask of those to start)``; ``(None, None)`` for ids the pool
+        must reject itself (it names the problem)."""
+        if env_id is None:
+            return np.arange(self.num_envs, dtype=np.int32), self._to_start.copy()
+        ids = np.asarray(_host_ids(env_id))
+        if ids.ndim != 1 or ids.dtype.kind not in "iu" or ids.size == 0:
+            return None, None
+        if ids.min() < 0 or ids.max() >= self.num_envs:
+            return None, None
+        return ids, self._to_start[ids]
+
+    def _step_starting(self, action: Any, env_id: Any) -> Any:
+        ids, start = self._split_to_start(env_id)
+        if start is None or not start.any():
+            return self._pool.step(action, env_id)
+        if start.all():
+            result = self._pool.reset(env_id, None)
+            self._mark_started(env_id)
+            return result
+        self._check_split_allowed()
+        if self.batch_size < self.num_envs:  # async: the first batch_size to finish
+            self.async_reset(ids[start])
+            self._pool.send_step(np.asarray(action)[~start], ids[~start])
+            return self._pool.recv()
+        started = self._pool.reset(ids[start], None)
+        self._mark_started(ids[start])
+        stepped = self._pool.step(np.asarray(action)[~start], ids[~start])
+        return merge_rows(len(ids), [(start, started), (~start, stepped)])
+
+    def _check_split_allowed(self) -> None:
+        if self._on_device:
+            raise RuntimeError(
+                "on device='cuda' a step must start all the envs it names or none: reset the "
+                "envs that were never reset first"
+            )
+
+    def _mark_started(self, env_id: Any) -> None:
+        if not self._any_to_start:
+            return
+        if env_id is None:
+            self._to_start[:] = False
+        else:
+            self._to_start[np.asarray(_host_ids(env_id))] = False
+        self._any_to_start = bool(self._to_start.any())
+
+    def _track(self, result: Any) -> Any:
+        """With 'disabled', an env whose step was LAST starts again next step."""
+        if self._disabled:
+            _, _, terminated, truncated, info = result
+            ended = np.asarray(terminated) | np.asarray(truncated)
+            self._to_start[np.asarray(info["env_id"])] = ended
+            self._any_to_start = bool(self._to_start.any())
+        return result
 
     def xla(self) -> tuple[Any, Any, Any, Any]:
         """``(handle, recv, send, step)`` for ``jax.jit``; results are TimeSteps.
@@ -116,3 +216,19 @@ class DmEnvPool(dm_env.Environment):  # type: ignore[misc]
 
     def __getstate__(self) -> Any:
         raise TypeError("envpool_x envs cannot be pickled; pickle the spec and re-make the env")
+
+
+def merge_rows(num_rows: int, parts: Sequence[tuple[np.ndarray, Any]]) -> Any:
+    """Interleave results: ``parts`` are ``(row mask, result)`` pairs whose
+    results hold the masked rows in order; nested tuples / dicts are merged
+    leaf by leaf into arrays of ``num_rows`` rows."""
+    first = parts[0][1]
+    if isinstance(first, tuple):
+        return tuple(merge_rows(num_rows, [(m, r[k]) for m, r in parts]) for k in range(len(first)))
+    if isinstance(first, dict):
+        return {key: merge_rows(num_rows, [(m, r[key]) for m, r in parts]) for key in first}
+    leaf = np.asarray(first)
+    out = np.empty((num_rows, *leaf.shape[1:]), dtype=leaf.dtype)
+    for mask, result in parts:
+        out[mask] = result
+    return out

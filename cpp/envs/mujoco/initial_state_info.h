@@ -5,11 +5,11 @@
 // predictable branch per step.
 #pragma once
 
+#include <mujoco/mujoco.h>
+
 #include <algorithm>
 #include <memory>
 #include <vector>
-
-#include <mujoco/mujoco.h>
 
 #include "core/env.h"
 #include "core/spec.h"
