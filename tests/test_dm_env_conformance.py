@@ -128,3 +128,24 @@ def test_single_env_view_checks():
     with pytest.raises(ValueError, match="batch_size"):
         async_pool.single_env()
     async_pool.close()
+
+
+def test_gpu_path_starts_fresh_envs_and_refuses_what_it_cannot():
+    """device="cpu-reference" runs the CUDA path's kernel bodies on the CPU."""
+    env = envpool_x.make_dm(
+        "CartPole-v1", num_envs=3, device="cpu-reference", array_backend="numpy"
+    )
+    np.testing.assert_array_equal(env.step(np.zeros(3, np.int32)).step_type, [0, 0, 0])
+    np.testing.assert_array_equal(env.step(np.zeros(3, np.int32)).step_type, [1, 1, 1])
+    env.close()
+    env = envpool_x.make_dm(
+        "CartPole-v1", num_envs=3, device="cpu-reference", array_backend="numpy"
+    )
+    env.reset(np.array([0]))
+    with pytest.raises(RuntimeError, match="start all the envs it names or none"):
+        env.step(np.zeros(3, np.int32))
+    env.close()
+    with pytest.raises(ValueError, match="next_step"):
+        envpool_x.make_dm(
+            "CartPole-v1", num_envs=3, device="cpu-reference", autoreset_mode="disabled"
+        )
