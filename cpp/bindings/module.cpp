@@ -16,6 +16,8 @@ void BindDmc(py::module_& m);     // cpp/bindings/dmc.cpp, with ENVPOOL_X_MUJOCO
 void BindXla(py::module_& m);     // cpp/bindings/xla.cpp, when XLA's FFI headers were found
 // cpp/bindings/batched.cpp: the GPU path (and its host loop, device="cpu-reference").
 void BindBatched(py::module_& m);
+// cpp/bindings/user_envs.cpp: numba envs and C++ envs compiled by the user.
+void BindUserEnvs(py::module_& m);
 }  // namespace envpool_x
 
 PYBIND11_MODULE(_core, m) {
@@ -25,6 +27,7 @@ PYBIND11_MODULE(_core, m) {
   envpool_x::BindToyText(m);
   envpool_x::BindTesting(m);
   envpool_x::BindBatched(m);
+  envpool_x::BindUserEnvs(m);
 #ifdef ENVPOOL_X_WITH_ATARI
   envpool_x::BindAtari(m);
 #endif

@@ -24,6 +24,9 @@ class TypedPyPool final : public PyPool {
   using PyPool::PyPool;
 };
 
+template <typename P>
+void DefPoolMethods(py::class_<P>& cls);
+
 // Registers the pool class of env type Env in module m, named Env::kName.
 template <typename Env>
 void BindEnv(py::module_& m) {
@@ -76,8 +79,16 @@ void BindEnv(py::module_& m) {
           "(seconds, episodes): the seconds one thread takes for `steps` env steps "
           "round-robin over num_envs envs in a plain C++ loop (no pool), the raw rate "
           "benchmarks compare against, and how many episodes ended meanwhile. An env "
-          "resets when terminated or, if max_episode_steps > 0, after that many steps.")
-      .def_property_readonly("fields", [](P& p) { return p.Fields(); })
+          "resets when terminated or, if max_episode_steps > 0, after that many steps.");
+  auto cls = py::reinterpret_borrow<py::class_<P>>(m.attr(Env::kName));
+  DefPoolMethods(cls);
+}
+
+// The methods every pool class has (P derives from PyPool): the protocol,
+// state access and the counters the tests and benchmarks read.
+template <typename P>
+void DefPoolMethods(py::class_<P>& cls) {
+  cls.def_property_readonly("fields", [](P& p) { return p.Fields(); })
       .def_property_readonly("num_threads", [](P& p) { return p.pool().options().num_threads; })
       .def_property_readonly("pending", [](P& p) { return p.pool().pending(); })
       .def_property_readonly("caller_steps", [](P& p) { return p.pool().caller_steps(); })

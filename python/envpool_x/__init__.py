@@ -21,6 +21,7 @@ from envpool_x.gymnasium_env import GymnasiumEnvPool
 from envpool_x.gymnasium_registry import register_gymnasium_envs
 from envpool_x.registration import list_all_envs, register
 from envpool_x.spec import EnvSpec, make_spec
+from envpool_x.user_envs import register_cpp_env, register_numba_env
 
 __version__ = "0.1.0"
 
@@ -45,6 +46,8 @@ __all__ = [
     "make_sb3",
     "make_spec",
     "register",
+    "register_cpp_env",
+    "register_numba_env",
 ]
 
 # Every task as ``envpool_x/<id>`` in gymnasium's registry (gymnasium.make_vec).

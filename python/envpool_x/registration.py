@@ -24,10 +24,14 @@ class TaskEntry:
     resolve: Callable[[dict[str, Any]], None] | None = None
     # The gymnasium front end shows the observation as a Tuple (Blackjack).
     obs_tuple: bool = False
+    # A pool class that is not in _core (a user env); else looked up by name.
+    custom_pool_class: Any = None
 
     @property
     def pool_class(self) -> Any:
         """The pybind11 pool class of this task."""
+        if self.custom_pool_class is not None:
+            return self.custom_pool_class
         return getattr(_core, self.pool_name)
 
 
@@ -48,6 +52,7 @@ def register(
     reward_threshold: float | None = None,
     resolve: Callable[[dict[str, Any]], None] | None = None,
     obs_tuple: bool = False,
+    pool_class: Any = None,
     **env_defaults: Any,
 ) -> None:
     """Register a task.
@@ -62,6 +67,8 @@ def register(
             fill env keys derived from others, such as an Atari ROM's path.
         obs_tuple: the gymnasium front end presents the (discrete, 1-d) observation
             as a Tuple of Discrete spaces, one array per element (Blackjack).
+        pool_class: the pool class itself, for envs outside ``_core`` (user envs:
+            :mod:`envpool_x.user_envs`); ``pool_name`` then only names it.
         **env_defaults: overrides of the env's own config defaults for this id.
 
     Raises:
@@ -71,9 +78,9 @@ def register(
     """
     if task_id in _REGISTRY:
         raise ValueError(f"task {task_id!r} is already registered")
-    if not hasattr(_core, pool_name):
+    if pool_class is None and not hasattr(_core, pool_name):
         raise KeyError(f"no C++ pool named {pool_name!r} in envpool_x._core")
-    valid = getattr(_core, pool_name).default_config()
+    valid = (pool_class or getattr(_core, pool_name)).default_config()
     for key in env_defaults:
         if key not in valid:
             raise KeyError(f"{pool_name} has no config key {key!r}; valid keys: {sorted(valid)}")
@@ -86,6 +93,7 @@ def register(
         dict(env_defaults),
         resolve,
         obs_tuple,
+        pool_class,
     )
     for listener in _LISTENERS:
         listener(_REGISTRY[task_id])
