@@ -7,10 +7,11 @@
 //   int32 reset(float64* state, void* obs, const float64* rand)
 //   int32 step(float64* state, const void* action, void* obs, const float64* rand,
 //              float32* reward, uint8* terminated)
-// `rand` holds num_random uniforms in [0, 1) from the env's own seed stream,
-// drawn before every call.
+// `rand` holds reset_random (for reset) or step_random (for step) uniforms in
+// [0, 1) from the env's own seed stream, drawn before the call.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -43,7 +44,8 @@ class NumbaEnv {
                   {"action_shape", std::vector<double>{}},
                   {"action_low", std::vector<double>{}},
                   {"action_high", std::vector<double>{}},
-                  {"num_random", int64_t{0}}};
+                  {"reset_random", int64_t{0}},
+                  {"step_random", int64_t{0}}};
   }
 
   static EnvSpec Spec(const Config& config) {
@@ -52,8 +54,9 @@ class NumbaEnv {
           "a numba env is made by envpool_x.register_numba_env, which compiles its "
           "reset and step");
     }
-    if (config.Int("state_size") < 1 || config.Int("num_random") < 0) {
-      throw ValueError("state_size must be >= 1 and num_random >= 0");
+    if (config.Int("state_size") < 1 || config.Int("reset_random") < 0 ||
+        config.Int("step_random") < 0) {
+      throw ValueError("state_size must be >= 1, reset_random and step_random >= 0");
     }
     EnvSpec spec;
     spec.obs.push_back(ArraySpec{"obs", ParseDType(config.String("obs_dtype")),
@@ -76,7 +79,9 @@ class NumbaEnv {
       : reset_(reinterpret_cast<ResetFn>(static_cast<intptr_t>(config.Int("reset_fn")))),
         step_(reinterpret_cast<StepFn>(static_cast<intptr_t>(config.Int("step_fn")))),
         state_(static_cast<size_t>(config.Int("state_size")), 0.0),
-        rand_(static_cast<size_t>(config.Int("num_random")), 0.0) {
+        reset_random_(static_cast<int>(config.Int("reset_random"))),
+        step_random_(static_cast<int>(config.Int("step_random"))),
+        rand_(static_cast<size_t>(std::max(reset_random_, step_random_)), 0.0) {
     const DType dtype = spec.obs[0].dtype;
     if (dtype == DType::kFloat32) obs_f32_ = ObsField<float>(spec, "obs");
     if (dtype == DType::kFloat64) obs_f64_ = ObsField<double>(spec, "obs");
@@ -84,7 +89,7 @@ class NumbaEnv {
   }
 
   void Reset(Rng& rng, const StepOutput& out) {
-    Draw(rng);
+    Draw(rng, reset_random_);
     if (reset_(state_.data(), Obs(out), rand_.data()) != 0) {
       throw std::runtime_error(
           "the numba env's reset raised an exception (nopython mode keeps "
@@ -93,7 +98,7 @@ class NumbaEnv {
   }
 
   void Step(const void* action, Rng& rng, const StepOutput& out) {
-    Draw(rng);
+    Draw(rng, step_random_);
     uint8_t terminated = 0;
     if (step_(state_.data(), action, Obs(out), rand_.data(), out.reward, &terminated) != 0) {
       throw std::runtime_error(
@@ -132,8 +137,8 @@ class NumbaEnv {
     return shape;
   }
 
-  void Draw(Rng& rng) {
-    for (double& u : rand_) u = rng.Uniform();
+  void Draw(Rng& rng, int n) {
+    for (int i = 0; i < n; ++i) rand_[i] = rng.Uniform();
   }
 
   void* Obs(const StepOutput& out) const {
@@ -144,6 +149,8 @@ class NumbaEnv {
 
   ResetFn reset_;
   StepFn step_;
+  int reset_random_;
+  int step_random_;
   std::vector<double> state_;
   std::vector<double> rand_;
   OutputField<float> obs_f32_;

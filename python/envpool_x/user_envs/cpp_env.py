@@ -18,8 +18,19 @@ from envpool_x import _core
 from envpool_x.registration import NO_TIME_LIMIT, register
 
 # Our own build's flags that decide numerics (no FMA contraction) and the
-# language level; the rest is what a shared module needs.
-CXX_FLAGS = ("-std=c++20", "-O3", "-ffp-contract=off", "-fPIC", "-shared", "-pthread")
+# language level; the rest is what a shared module needs. Hidden visibility:
+# two modules (or a module and _core) must not bind to each other's inline
+# functions and their statics, which the loader would otherwise unify.
+CXX_FLAGS = (
+    "-std=c++20",
+    "-O3",
+    "-ffp-contract=off",
+    "-fPIC",
+    "-shared",
+    "-pthread",
+    "-fvisibility=hidden",
+    "-fvisibility-inlines-hidden",
+)
 COMPILERS = ("c++", "g++", "clang++")
 
 

@@ -46,7 +46,8 @@ def _compile(
     obs_shape: tuple[int, ...],
     obs_dtype: Any,
     action_space: spaces.Space[Any],
-    num_random: int,
+    reset_random: int,
+    step_random: int,
 ) -> tuple[Any, Any]:
     """The C callbacks (cfuncs) around the user's functions (see numba_env.h)."""
     numba = _numba()
@@ -65,13 +66,14 @@ def _compile(
         types.CPointer(types.uint8),
     )
     state_shape = (state_size,)
-    rand_shape = (num_random,)
+    reset_rand_shape = (reset_random,)
+    step_rand_shape = (step_random,)
 
     @numba.cfunc(reset_sig, nopython=True)
     def c_reset(state_p, obs_p, rand_p):  # type: ignore[no-untyped-def]
         state = numba.carray(state_p, state_shape)
         obs = numba.carray(obs_p, obs_shape, obs_dtype)
-        rand = numba.carray(rand_p, rand_shape)
+        rand = numba.carray(rand_p, reset_rand_shape)
         try:
             user_reset(state, obs, rand)
         except Exception:
@@ -85,7 +87,7 @@ def _compile(
             state = numba.carray(state_p, state_shape)
             action = numba.carray(action_p, (1,), np.int32)[0]
             obs = numba.carray(obs_p, obs_shape, obs_dtype)
-            rand = numba.carray(rand_p, rand_shape)
+            rand = numba.carray(rand_p, step_rand_shape)
             try:
                 reward, terminated = user_step(state, action, obs, rand)
             except Exception:
@@ -102,7 +104,7 @@ def _compile(
             state = numba.carray(state_p, state_shape)
             action = numba.carray(action_p, action_shape, np.float32)
             obs = numba.carray(obs_p, obs_shape, obs_dtype)
-            rand = numba.carray(rand_p, rand_shape)
+            rand = numba.carray(rand_p, step_rand_shape)
             try:
                 reward, terminated = user_step(state, action, obs, rand)
             except Exception:
@@ -122,7 +124,8 @@ def register_numba_env(
     state_size: int,
     observation_space: spaces.Box,
     action_space: spaces.Discrete | spaces.Box,
-    num_random: int = 0,
+    reset_random: int = 0,
+    step_random: int = 0,
     max_episode_steps: int = NO_TIME_LIMIT,
     reward_threshold: float | None = None,
 ) -> None:
@@ -138,9 +141,10 @@ def register_numba_env(
       ``action`` is an int for a ``Discrete`` action space, else a float32
       array of its shape.
 
-    ``rand`` holds ``num_random`` uniforms in [0, 1) drawn from the env's own
-    seed stream before every call (the only randomness: seeding, ``reset(seed=...)``
-    and determinism work as for built-in envs). Time limits, autoreset, env ids
+    ``rand`` holds ``reset_random`` (for ``reset``) or ``step_random`` (for
+    ``step``) uniforms in [0, 1) drawn from the env's own seed stream just
+    before the call: the functions' only randomness, so seeding,
+    ``reset(seed=...)`` and determinism work as for built-in envs. Time limits, autoreset, env ids
     and batching are the engine's. The functions must compile in numba's
     nopython mode and must not keep references to the arrays between calls.
     An exception inside them becomes a ``RuntimeError`` naming the env, as in a
@@ -163,11 +167,12 @@ def register_numba_env(
         raise TypeError("action_space must be a Discrete or a float32 Box")
     if isinstance(state_size, bool) or not isinstance(state_size, int) or state_size < 1:
         raise ValueError(f"state_size must be an int >= 1, got {state_size!r}")
-    if isinstance(num_random, bool) or not isinstance(num_random, int) or num_random < 0:
-        raise ValueError(f"num_random must be an int >= 0, got {num_random!r}")
+    for name, count in (("reset_random", reset_random), ("step_random", step_random)):
+        if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+            raise ValueError(f"{name} must be an int >= 0, got {count!r}")
     obs_shape = tuple(int(d) for d in observation_space.shape)
     c_reset, c_step = _compile(
-        reset, step, state_size, obs_shape, obs_dtype.type, action_space, num_random
+        reset, step, state_size, obs_shape, obs_dtype.type, action_space, reset_random, step_random
     )
     obs_low, obs_high = _bounds(observation_space)
     fixed: dict[str, Any] = {
@@ -178,7 +183,8 @@ def register_numba_env(
         "obs_dtype": obs_dtype.name,
         "obs_low": obs_low,
         "obs_high": obs_high,
-        "num_random": num_random,
+        "reset_random": reset_random,
+        "step_random": step_random,
     }
     if isinstance(action_space, spaces.Discrete):
         fixed["num_actions"] = int(action_space.n)
