@@ -76,15 +76,6 @@ class Estimate:
     per_env: dict[str, float]  # the same three, per env: how each grows with num_envs
     parts: dict[str, int] = field(default_factory=dict)  # resident bytes by part
 
-    def largest_num_envs(self, kind: str, avail: int) -> int:
-        """The most envs whose ``kind`` bytes fit in ``avail`` (0 if none)."""
-        total = getattr(self, kind)
-        per_env = self.per_env[kind]
-        fixed = total - per_env * self.num_envs
-        if per_env <= 0:
-            return self.num_envs if total <= avail else 0
-        return max(0, int((avail - fixed) // per_env))
-
 
 @dataclass(frozen=True)
 class Available:
@@ -131,12 +122,14 @@ def resolved_threads(spec: Any) -> int:
     return int(cfg.num_threads) or max(1, min(int(cfg.batch_size), usable_cpus()))
 
 
-def estimate(spec: Any) -> Estimate:
-    """What a pool of ``spec`` (an :class:`~envpool_x.spec.EnvSpec`) will take."""
+def estimate(spec: Any, num_envs: int | None = None) -> Estimate:
+    """What a pool of ``spec`` (an :class:`~envpool_x.spec.EnvSpec`) will take;
+    ``num_envs``: of that many envs instead (async: batches of at most as many)."""
     cfg = spec.config
+    n = int(cfg.num_envs) if num_envs is None else num_envs
     if cfg.device != "cpu":
-        return _device_estimate(spec)
-    n, b = int(cfg.num_envs), int(cfg.batch_size)
+        return _device_estimate(spec, n)
+    b = n if int(cfg.batch_size) == int(cfg.num_envs) else min(int(cfg.batch_size), n)
     threads = resolved_threads(spec)
     pool_cls = spec.entry.pool_class
     sizes = pool_cls.memory_sizes()
@@ -184,9 +177,8 @@ _DEVICE_PER_ENV = 8 * 4 + 8 + 8 + 4 + 1 + 4 + 8 + 1 + 8
 _HOST_PER_ENV = 4 + 4 + 8 + 8 + 1  # env id tables, seeds (and a copy), started flags
 
 
-def _device_estimate(spec: Any) -> Estimate:
+def _device_estimate(spec: Any, n: int) -> Estimate:
     cfg = spec.config
-    n = int(cfg.num_envs)
     row = _row_bytes(spec)
     # copy_results: each call makes a block; a loop holds one while the next is made.
     blocks = 2 if cfg.copy_results else 1
@@ -205,6 +197,19 @@ def _device_estimate(spec: Any) -> Estimate:
         {"resident": per_host, "address_space": per_host, "device": 0.0 if on_host else per_dev},
         parts,
     )
+
+
+def largest_num_envs(spec: Any, kind: str, avail: int) -> int:
+    """The most envs (up to ``spec``'s num_envs) whose ``kind`` bytes
+    (``"resident"``, ``"address_space"`` or ``"device"``) fit in ``avail``; 0: none."""
+    lo, hi = 0, int(spec.config.num_envs)
+    while lo < hi:  # the estimate grows with num_envs (queues in powers of two)
+        mid = (lo + hi + 1) // 2
+        if getattr(estimate(spec, mid), kind) <= avail:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
 
 
 def _read_int(path: str) -> int | None:
@@ -342,7 +347,7 @@ def check(spec: Any) -> Estimate | None:
         need = getattr(est, kind)
         if have is None or need <= have:
             continue
-        fit = est.largest_num_envs(kind, have)
+        fit = largest_num_envs(spec, kind, have)
         where = ", ".join(f"{k}: {fmt_bytes(v)}" for k, v in avail.sources.items())
         raise MemoryError(
             f"a pool of num_envs={est.num_envs} {spec.id} envs needs about {fmt_bytes(need)} "
@@ -371,6 +376,6 @@ def describe(spec: Any) -> list[str]:
     for kind in ("resident", "address_space", "device"):
         have = getattr(avail, kind)
         if have is not None:
-            fit = est.largest_num_envs(kind, have)
+            fit = largest_num_envs(spec, kind, have)
             lines.append(f"largest num_envs that fits ({_WHAT[kind]}): {fit}")
     return lines
