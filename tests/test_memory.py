@@ -250,7 +250,7 @@ def test_the_env_var_and_the_config_key_skip_the_check() -> None:
 def test_largest_num_envs_fits_and_one_more_does_not() -> None:
     for kw in ({}, {"batch_size": 100}, {"device": "cpu-reference"}):
         spec = envpool_x.make_spec("Pong-v5" if not kw else "CartPole-v1", num_envs=10**6, **kw)
-        avail = 300 << 20
+        avail = 100 << 20
         fit = memory.largest_num_envs(spec, "resident", avail)
         assert 0 < fit < 10**6
         assert memory.estimate(spec, fit).resident <= avail

@@ -273,12 +273,11 @@ def _vm_size() -> int:
 
 def _device_free(spec: Any) -> int | None:
     from envpool_x import _core
-    from envpool_x.device import parse_device
 
-    kind, index = parse_device(spec.config.device)
-    if kind != "cuda" or not hasattr(_core, "cuda_mem_info"):
+    device = str(spec.config.device)  # checked by spec.py: "cuda" or "cuda:K" here
+    if not device.startswith("cuda") or not hasattr(_core, "cuda_mem_info"):
         return None
-    free, _ = _core.cuda_mem_info(index)
+    free, _ = _core.cuda_mem_info(int(device.partition(":")[2] or 0))
     return int(free)
 
 
