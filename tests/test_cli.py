@@ -106,6 +106,19 @@ def test_info_via_main_shows_every_config_key(task, capsys):
         assert f"  {key} = {value!r}" in out
 
 
+def test_info_num_envs_prints_the_memory_estimate(capsys):
+    from envpool_x import memory
+
+    assert cli.main(["info", "CartPole-v1", "--num-envs", "1000000"]) == 0
+    out = capsys.readouterr().out
+    assert "num_envs = 1000000" in out
+    est = memory.estimate(envpool_x.make_spec("CartPole-v1", num_envs=10**6))
+    assert f"memory estimate for num_envs=1000000: {memory.fmt_bytes(est.resident)}" in out
+    assert "  outputs: " in out and "  bookkeeping: " in out
+    assert "available: " in out and "MemAvailable" in out
+    assert "largest num_envs that fits (memory): " in out
+
+
 # ---- bench ---------------------------------------------------------------------
 
 

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,10 @@
 #include "cuda/batched_pool.h"
 #include "cuda/device_ops.h"
 #include "cuda/dlpack_abi.h"
+
+#ifdef ENVPOOL_X_WITH_CUDA
+#include <cuda_runtime_api.h>
+#endif
 
 namespace envpool_x {
 namespace batched {
@@ -67,7 +72,20 @@ class PyBatchedPool {
     } else {
       throw ValueError("device must be 'cuda' or 'cpu-reference', got '" + device + "'");
     }
-    pool_ = std::make_unique<BatchedPool>(kind, cfg, std::move(opt), std::move(ops));
+    const std::string what =
+        "a " + device + " pool of " + std::to_string(num_envs) + " " + pool_name + " envs";
+    try {
+      pool_ = BuildOrMemoryError(what, [&] {
+        return std::make_unique<BatchedPool>(kind, cfg, std::move(opt), std::move(ops));
+      });
+    } catch (const MemoryError&) {
+      throw;
+    } catch (const std::runtime_error& e) {
+      // cuda_ops.cu reports a failed cudaMallocAsync as a runtime_error.
+      if (std::string(e.what()).find("cudaErrorMemoryAllocation") == std::string::npos) throw;
+      throw MemoryError("out of GPU memory building " + what + " (" + e.what() +
+                        "); use fewer envs");
+    }
     for (const OutputField& f : pool_->fields()) names_.push_back(f.name);
   }
 
@@ -301,6 +319,23 @@ void BindBatched(py::module_& m) {
         return py::make_tuple(n, why);
       },
       "(number of usable GPUs, the CUDA runtime's reason when 0).");
+  m.def(
+      "cuda_mem_info",
+      [](int device_id) {
+        int previous = 0;
+        size_t free_bytes = 0, total_bytes = 0;
+        cudaGetDevice(&previous);
+        cudaError_t err = cudaSetDevice(device_id);
+        if (err == cudaSuccess) err = cudaMemGetInfo(&free_bytes, &total_bytes);
+        cudaSetDevice(previous);
+        if (err != cudaSuccess) {
+          cudaGetLastError();
+          throw StateError(std::string("cudaMemGetInfo failed on GPU ") +
+                           std::to_string(device_id) + ": " + cudaGetErrorString(err));
+        }
+        return py::make_tuple(free_bytes, total_bytes);
+      },
+      py::arg("device_id"), "(free bytes, total bytes) of a GPU's memory (cudaMemGetInfo).");
   m.def(
       "cuda_device_info",
       [](int device_id) {

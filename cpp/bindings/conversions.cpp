@@ -227,6 +227,10 @@ void RegisterExceptions() {
       PyErr_SetString(PyExc_KeyError, e.what());
     } catch (const StateError& e) {
       PyErr_SetString(PyExc_RuntimeError, e.what());
+    } catch (const MemoryError& e) {
+      PyErr_SetString(PyExc_MemoryError, e.what());
+    } catch (const std::bad_alloc& e) {
+      PyErr_SetString(PyExc_MemoryError, (std::string("out of memory (") + e.what() + ")").c_str());
     }
   });
 }

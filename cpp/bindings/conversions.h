@@ -10,6 +10,10 @@
 #include <pybind11/stl.h>
 
 #include <cstdint>
+#include <new>
+#include <stdexcept>
+#include <string>
+#include <system_error>
 #include <vector>
 
 #include "core/spec.h"
@@ -42,7 +46,36 @@ py::array_t<int64_t, py::array::c_style> EnvIdArray(const py::object& env_id);
 // converted yet. Shared by the CPU pool and the GPU pool.
 py::array ActionArray(const py::object& action, const ActionSpec& a, int64_t n);
 
-// Maps our typed errors to Python exception types.
+// Out of memory while building a pool (a failed allocation, a thread or a
+// device array that could not be had): Python's MemoryError.
+class MemoryError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Runs `build` (which constructs a pool) and turns a failed allocation into
+// MemoryError naming `what` (e.g. "a pool of 1000 CartPole envs"); whatever
+// `build` had made is already freed by then (its destructors ran).
+template <typename F>
+auto BuildOrMemoryError(const std::string& what, F&& build) -> decltype(build()) {
+  try {
+    return build();
+  } catch (const std::bad_alloc& e) {
+    throw MemoryError("out of memory building " + what + " (" + e.what() +
+                      "); use fewer envs, or see envpool_x.memory.estimate()");
+  } catch (const std::length_error& e) {
+    throw MemoryError("out of memory building " + what + " (" + e.what() +
+                      "): more than an array can hold; use fewer envs");
+  } catch (const std::system_error& e) {
+    // std::thread could not start one (EAGAIN: no memory for its stack, or
+    // the process's thread limit).
+    throw MemoryError("could not start a thread building " + what + " (" + e.what() +
+                      "); use fewer envs or threads");
+  }
+}
+
+// Maps our typed errors to Python exception types (MemoryError and
+// std::bad_alloc to MemoryError).
 void RegisterExceptions();
 
 }  // namespace envpool_x

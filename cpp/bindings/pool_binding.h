@@ -3,6 +3,7 @@
 // (default_config, env_spec, raw_loop). No env logic lives here.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -14,8 +15,23 @@
 #include "bindings/raw_loop.h"
 #include "core/env_pool.h"
 #include "core/pool_options.h"
+#include "core/random.h"
 
 namespace envpool_x {
+
+// A pool's per-env seeds: an int base seed (env i gets DeriveEnvSeed(seed,
+// i), derived here so that a huge pool needs no Python list of seeds) or one
+// seed per env.
+inline std::vector<uint64_t> PoolSeeds(const py::object& env_seeds, int num_envs) {
+  std::vector<uint64_t> seeds;
+  if (py::isinstance<py::int_>(env_seeds) && !py::isinstance<py::bool_>(env_seeds)) {
+    const uint64_t base = env_seeds.cast<uint64_t>();
+    seeds.resize(static_cast<size_t>(std::max(num_envs, 0)));
+    for (int i = 0; i < num_envs; ++i) seeds[i] = DeriveEnvSeed(base, i);
+    return seeds;
+  }
+  return env_seeds.cast<std::vector<uint64_t>>();
+}
 
 // pybind11 needs one C++ type per Python class.
 template <typename Env>
@@ -34,7 +50,7 @@ void BindEnv(py::module_& m) {
   py::class_<P>(m, Env::kName)
       .def(py::init([](const py::dict& env_config, int num_envs, int batch_size, int num_threads,
                        int thread_affinity_offset, int max_episode_steps,
-                       const std::string& autoreset_mode, std::vector<uint64_t> env_seeds,
+                       const std::string& autoreset_mode, const py::object& env_seeds,
                        int chunk_size) {
              PoolOptions opt;
              opt.num_envs = num_envs;
@@ -43,23 +59,48 @@ void BindEnv(py::module_& m) {
              opt.thread_affinity_offset = thread_affinity_offset;
              opt.max_episode_steps = max_episode_steps;
              opt.autoreset = ParseAutoresetMode(autoreset_mode);
-             opt.env_seeds = std::move(env_seeds);
              opt.chunk_size = chunk_size;
              Config cfg = ConfigFromDict(Env::DefaultConfig(), env_config);
-             // Without the GIL: envs are built on several threads, and a library
-             // may have pointed a process-wide C callback at Python (dm_control
-             // logs MuJoCo's warnings through a ctypes callback), which a
-             // builder thread could only run if this thread let go of the GIL.
-             std::unique_ptr<EnvPool<Env>> pool;
-             {
-               py::gil_scoped_release nogil;
-               pool = std::make_unique<EnvPool<Env>>(cfg, opt);
-             }
-             return std::make_unique<P>(std::move(pool));
+             const std::string what =
+                 "a pool of " + std::to_string(num_envs) + " " + Env::kName + " envs";
+             return BuildOrMemoryError(what, [&] {
+               opt.env_seeds = PoolSeeds(env_seeds, num_envs);
+               // Without the GIL: envs are built on several threads, and a
+               // library may have pointed a process-wide C callback at Python
+               // (dm_control logs MuJoCo's warnings through a ctypes callback),
+               // which a builder thread could only run if this thread let go
+               // of the GIL.
+               std::unique_ptr<EnvPool<Env>> pool;
+               {
+                 py::gil_scoped_release nogil;
+                 pool = std::make_unique<EnvPool<Env>>(cfg, opt);
+               }
+               return std::make_unique<P>(std::move(pool));
+             });
            }),
            py::arg("env_config"), py::arg("num_envs"), py::arg("batch_size"),
            py::arg("num_threads"), py::arg("thread_affinity_offset"), py::arg("max_episode_steps"),
            py::arg("autoreset_mode"), py::arg("env_seeds"), py::arg("chunk_size") = 0)
+      .def_static(
+          "memory_sizes",
+          [] {
+            py::dict d;
+            d["env"] = sizeof(Env);
+            d["stepped_in_parts"] = EnvPool<Env>::kSteppedInParts;
+            d["cheap"] = Env::kCheap;
+            return d;
+          },
+          "sizeof(Env) and how the pool runs it (what envpool_x.memory needs from C++).")
+      .def_static(
+          "bookkeeping_bytes",
+          [](int64_t num_envs, int64_t batch_size, int64_t num_threads, int64_t action_bytes) {
+            return PoolBase::BookkeepingBytes(num_envs, batch_size, num_threads, action_bytes,
+                                              EnvPool<Env>::kSteppedInParts);
+          },
+          py::arg("num_envs"), py::arg("batch_size"), py::arg("num_threads"),
+          py::arg("action_bytes"),
+          "Heap bytes of the pool's bookkeeping (queues, per-env state, actions, seeds), "
+          "beside the envs and the output rows.")
       .def_static("default_config", [] { return ConfigToDict(Env::DefaultConfig()); })
       .def_static("env_spec",
                   [](const py::dict& cfg) {

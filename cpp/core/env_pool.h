@@ -29,18 +29,27 @@ class EnvPool final : public PoolBase {
       std::vector<std::exception_ptr> errors(n);
       const int threads = std::max(1, std::min(options().num_threads, n));
       std::vector<std::thread> builders;
-      for (int t = 0; t < threads; ++t) {
-        builders.emplace_back([&, t] {
-          for (int i = t; i < n; i += threads) {
-            try {
-              built[i].emplace(env_config, spec());
-            } catch (...) {
-              errors[i] = std::current_exception();
+      builders.reserve(threads);
+      // A builder that cannot start (no memory for its stack) must not leave
+      // the started ones joinable: destroying those would std::terminate.
+      std::exception_ptr start_error;
+      try {
+        for (int t = 0; t < threads; ++t) {
+          builders.emplace_back([&, t] {
+            for (int i = t; i < n; i += threads) {
+              try {
+                built[i].emplace(env_config, spec());
+              } catch (...) {
+                errors[i] = std::current_exception();
+              }
             }
-          }
-        });
+          });
+        }
+      } catch (...) {
+        start_error = std::current_exception();
       }
       for (std::thread& b : builders) b.join();
+      if (start_error) std::rethrow_exception(start_error);
       for (std::exception_ptr& e : errors) {
         if (e) std::rethrow_exception(e);
       }

@@ -56,6 +56,30 @@ class PoolBase : public Scheduler {
 
   virtual ~PoolBase() { Close(); }
 
+  // Heap bytes of the pool's own bookkeeping for `num_envs` envs, batches of
+  // `batch_size` and `num_threads` workers: everything but the envs and the
+  // output rows (python/envpool_x/memory.py adds those). Kept beside the
+  // members it counts; update it when one per env (or per queue) is added.
+  static int64_t BookkeepingBytes(int64_t num_envs, int64_t batch_size, int64_t num_threads,
+                                  int64_t action_bytes, bool pairs) {
+    const int64_t n = num_envs;
+    int64_t cells = 2;  // RingQueue's capacity for num_envs + 1 chunks
+    while (cells < n + 1) cells <<= 1;
+    struct QueueCell {  // RingQueue<Chunk>'s cell
+      std::atomic<size_t> seq;
+      Chunk value;
+    };
+    int64_t b = 0;
+    b += n * static_cast<int64_t>(sizeof(EnvState) + sizeof(CallerState));     // states_, caller_
+    b += n * 2 * static_cast<int64_t>(sizeof(int32_t)) + batch_size * 4;       // ids_
+    b += n * kNumSharings * static_cast<int64_t>(sizeof(uint16_t));            // owners_
+    b += (num_threads + 1) * cells * static_cast<int64_t>(sizeof(QueueCell));  // queues_
+    b += n * (action_bytes + static_cast<int64_t>(sizeof(uint64_t)));  // actions_, env_seeds
+    b += n * static_cast<int64_t>(sizeof(void*));                      // EnvPool's env_at_
+    if (pairs) b += n * static_cast<int64_t>(sizeof(PairState));       // pairs_
+    return b;
+  }
+
   bool closed() const { return closed_; }
   int pending() const { return pending_; }
 

@@ -105,8 +105,21 @@ class Scheduler : public PairChunks {
   virtual bool cheap() const = 0;   // Env::kCheap
   virtual bool stalls() const = 0;  // a step may block for seconds
 
-  // Starts the workers; called by EnvPool's constructor once envs exist.
+  // Starts the workers; called by EnvPool's constructor once envs exist. If
+  // one cannot start (std::system_error: no memory for its stack), those
+  // already running are stopped and joined before the error leaves, so a
+  // failed constructor leaves no thread behind.
   void StartWorkers() {
+    try {
+      workers_.reserve(opt_.num_threads);
+      StartEachWorker();
+    } catch (...) {
+      StopWorkers();
+      throw;
+    }
+  }
+
+  void StartEachWorker() {
     unsigned ncpu = std::max(1u, std::thread::hardware_concurrency());
     for (int t = 0; t < opt_.num_threads; ++t) {
       workers_.emplace_back([this, t] { WorkerLoop(t); });

@@ -22,14 +22,19 @@ def _cmd_list(args: argparse.Namespace) -> int:
 def _cmd_info(args: argparse.Namespace) -> int:
     from envpool_x.spec import make_spec
 
-    spec = make_spec(args.task)
+    spec = make_spec(args.task, **({"num_envs": args.num_envs} if args.num_envs else {}))
     print(f"task: {spec.id}")
     print(f"observation_space: {spec.observation_space}")
     print(f"action_space: {spec.action_space}")
     print(f"reward_threshold: {spec.reward_threshold}")
-    print("config (defaults):")
+    print("config (defaults):" if not args.num_envs else "config:")
     for key, value in spec.config_dict().items():
         print(f"  {key} = {value!r}")
+    if args.num_envs:
+        from envpool_x import memory
+
+        for line in memory.describe(spec):
+            print(line)
     return 0
 
 
@@ -73,6 +78,9 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("list", help="list task ids by family").set_defaults(func=_cmd_list)
     info = sub.add_parser("info", help="spaces and default config of a task")
     info.add_argument("task")
+    info.add_argument(
+        "--num-envs", type=int, default=0, help="also print the memory a pool of N envs takes"
+    )
     info.set_defaults(func=_cmd_info)
     b = sub.add_parser("bench", help="measure steps/s, side by side with installed peers")
     b.add_argument("task", nargs="?", default="CartPole-v1")

@@ -106,6 +106,9 @@ class DevicePool:
             )
         self.backend = backend
         self._convert = _converter(backend)
+        from envpool_x import memory
+
+        memory.check(spec)  # device arrays against cudaMemGetInfo, host ones against RAM
         seed: Any = spec.env_seeds if spec.env_seeds is not None else int(cfg.seed)
         self._pool = _core.BatchedPool(
             spec.entry.pool_name,

@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+import os
+import sys
+import types
+import warnings
 from typing import Any
 
 import numpy as np
 
-from envpool_x import _core
+from envpool_x import memory
 from envpool_x.spec import EnvSpec
+
+# num_threads above this many workers per usable CPU only costs (the threads
+# share the CPUs): accepted, with one warning.
+THREADS_PER_CPU_WARNING = 4
 
 
 def create_pool(spec: EnvSpec, chunk_size: int = 0) -> Any:
@@ -18,10 +26,11 @@ def create_pool(spec: EnvSpec, chunk_size: int = 0) -> Any:
         from envpool_x.device import DevicePool
 
         return DevicePool(spec)
-    if spec.env_seeds is not None:
-        seeds = spec.env_seeds
-    else:
-        seeds = [_core.derive_env_seed(int(cfg.seed), i) for i in range(cfg.num_envs)]
+    _warn_many_threads(int(cfg.num_threads))
+    # Before anything is allocated: a pool too big for this process is refused.
+    memory.check(spec)
+    # An int seed is derived per env in C++ (no Python list for a huge pool).
+    seeds: Any = spec.env_seeds if spec.env_seeds is not None else int(cfg.seed)
     return spec.entry.pool_class(
         spec.env_config,
         num_envs=cfg.num_envs,
@@ -33,6 +42,30 @@ def create_pool(spec: EnvSpec, chunk_size: int = 0) -> Any:
         env_seeds=seeds,
         chunk_size=chunk_size,
     )
+
+
+def _warn_many_threads(num_threads: int) -> None:
+    cpus = memory.usable_cpus()
+    if num_threads > THREADS_PER_CPU_WARNING * cpus:
+        warnings.warn(
+            f"num_threads={num_threads} is far above the {cpus} CPU(s) this process may use: "
+            "the threads share those CPUs, which only adds switching costs (num_threads=0 "
+            "picks one per CPU)",
+            UserWarning,
+            stacklevel=_user_stacklevel(),
+        )
+
+
+def _user_stacklevel() -> int:
+    """The ``stacklevel`` of a warning raised by the caller of this function that
+    points at the first frame outside envpool_x (the user's ``make_*`` line)."""
+    package = os.path.dirname(os.path.abspath(__file__))
+    level = 1
+    frame: types.FrameType | None = sys._getframe(1)
+    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(package):
+        frame = frame.f_back
+        level += 1
+    return level
 
 
 def reset_ids(num_envs: int, env_id: Any, options: dict[str, Any] | None) -> Any:

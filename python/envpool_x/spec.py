@@ -28,6 +28,7 @@ POOL_DEFAULTS: dict[str, Any] = {
     "device": "cpu",
     "array_backend": None,
     "copy_results": True,
+    "check_memory": True,  # False: skip the memory check (envpool_x.memory)
 }
 AUTORESET_MODES = ("next_step", "same_step", "disabled")
 # gymnasium.vector.AutoresetMode's values, for its enum and its spelling.
