@@ -16,8 +16,7 @@ import pytest
 from gymnasium import spaces
 
 import envpool_x
-from envpool_x.user_envs import CompilerNotFoundError, CppEnvCompileError
-from envpool_x.user_envs import cpp_env
+from envpool_x.user_envs import CompilerNotFoundError, CppEnvCompileError, cpp_env
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "user_envs"
 MODES = ["next_step", "same_step", "disabled"]

@@ -33,6 +33,21 @@ inline std::vector<uint64_t> PoolSeeds(const py::object& env_seeds, int num_envs
   return env_seeds.cast<std::vector<uint64_t>>();
 }
 
+// The pool options of the arguments every pool class's constructor takes.
+inline PoolOptions MakePoolOptions(int num_envs, int batch_size, int num_threads,
+                                   int thread_affinity_offset, int max_episode_steps,
+                                   const std::string& autoreset_mode, int chunk_size) {
+  PoolOptions opt;
+  opt.num_envs = num_envs;
+  opt.batch_size = batch_size;
+  opt.num_threads = num_threads;
+  opt.thread_affinity_offset = thread_affinity_offset;
+  opt.max_episode_steps = max_episode_steps;
+  opt.autoreset = ParseAutoresetMode(autoreset_mode);
+  opt.chunk_size = chunk_size;
+  return opt;
+}
+
 // pybind11 needs one C++ type per Python class.
 template <typename Env>
 class TypedPyPool final : public PyPool {
@@ -52,14 +67,9 @@ void BindEnv(py::module_& m) {
                        int thread_affinity_offset, int max_episode_steps,
                        const std::string& autoreset_mode, const py::object& env_seeds,
                        int chunk_size) {
-             PoolOptions opt;
-             opt.num_envs = num_envs;
-             opt.batch_size = batch_size;
-             opt.num_threads = num_threads;
-             opt.thread_affinity_offset = thread_affinity_offset;
-             opt.max_episode_steps = max_episode_steps;
-             opt.autoreset = ParseAutoresetMode(autoreset_mode);
-             opt.chunk_size = chunk_size;
+             PoolOptions opt =
+                 MakePoolOptions(num_envs, batch_size, num_threads, thread_affinity_offset,
+                                 max_episode_steps, autoreset_mode, chunk_size);
              Config cfg = ConfigFromDict(Env::DefaultConfig(), env_config);
              const std::string what =
                  "a pool of " + std::to_string(num_envs) + " " + Env::kName + " envs";

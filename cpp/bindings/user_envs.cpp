@@ -71,6 +71,23 @@ void BindUserEnvs(py::module_& m) {
            "built for another envpool_x.")
       .def_property_readonly("name", [](const ExternalLibrary& l) { return l.api().name; })
       .def_property_readonly("path", &ExternalLibrary::path)
+      .def("memory_sizes",
+           [](const ExternalLibrary& l) {
+             py::dict d;
+             d["env"] = l.api().env_size;
+             d["stepped_in_parts"] = l.api().stepped_in_parts;
+             d["cheap"] = l.api().cheap;
+             return d;
+           })
+      .def(
+          "bookkeeping_bytes",
+          [](const ExternalLibrary& l, int64_t num_envs, int64_t batch_size, int64_t num_threads,
+             int64_t action_bytes) {
+            return PoolBase::BookkeepingBytes(num_envs, batch_size, num_threads, action_bytes,
+                                              l.api().stepped_in_parts);
+          },
+          py::arg("num_envs"), py::arg("batch_size"), py::arg("num_threads"),
+          py::arg("action_bytes"))
       .def("default_config",
            [](const ExternalLibrary& l) { return ConfigToDict(l.api().default_config()); })
       .def("env_spec",
@@ -92,31 +109,29 @@ void BindUserEnvs(py::module_& m) {
   m.attr("external_abi_tag") = ENVPOOL_X_ABI_TAG;
 
   auto cls = py::class_<ExternalPyPool>(m, "ExternalPool");
-  cls.def(py::init([](const std::shared_ptr<ExternalLibrary>& lib, const py::dict& env_config,
-                      int num_envs, int batch_size, int num_threads, int thread_affinity_offset,
-                      int max_episode_steps, const std::string& autoreset_mode,
-                      std::vector<uint64_t> env_seeds, int chunk_size) {
-            PoolOptions opt;
-            opt.num_envs = num_envs;
-            opt.batch_size = batch_size;
-            opt.num_threads = num_threads;
-            opt.thread_affinity_offset = thread_affinity_offset;
-            opt.max_episode_steps = max_episode_steps;
-            opt.autoreset = ParseAutoresetMode(autoreset_mode);
-            opt.env_seeds = std::move(env_seeds);
-            opt.chunk_size = chunk_size;
-            const ExternalEnvApi& api = lib->api();
-            Config cfg = ConfigFromDict(api.default_config(), env_config);
-            std::unique_ptr<PoolBase> pool;
-            {
-              py::gil_scoped_release nogil;
-              pool.reset(api.make_pool(cfg, opt));
-            }
-            return std::make_unique<ExternalPyPool>(lib, std::move(pool));
-          }),
-          py::arg("library"), py::arg("env_config"), py::arg("num_envs"), py::arg("batch_size"),
-          py::arg("num_threads"), py::arg("thread_affinity_offset"), py::arg("max_episode_steps"),
-          py::arg("autoreset_mode"), py::arg("env_seeds"), py::arg("chunk_size") = 0);
+  cls.def(
+      py::init([](const std::shared_ptr<ExternalLibrary>& lib, const py::dict& env_config,
+                  int num_envs, int batch_size, int num_threads, int thread_affinity_offset,
+                  int max_episode_steps, const std::string& autoreset_mode,
+                  const py::object& env_seeds, int chunk_size) {
+        PoolOptions opt = MakePoolOptions(num_envs, batch_size, num_threads, thread_affinity_offset,
+                                          max_episode_steps, autoreset_mode, chunk_size);
+        const ExternalEnvApi& api = lib->api();
+        Config cfg = ConfigFromDict(api.default_config(), env_config);
+        const std::string what = "a pool of " + std::to_string(num_envs) + " " + api.name + " envs";
+        return BuildOrMemoryError(what, [&] {
+          opt.env_seeds = PoolSeeds(env_seeds, num_envs);
+          std::unique_ptr<PoolBase> pool;
+          {
+            py::gil_scoped_release nogil;
+            pool.reset(api.make_pool(cfg, opt));
+          }
+          return std::make_unique<ExternalPyPool>(lib, std::move(pool));
+        });
+      }),
+      py::arg("library"), py::arg("env_config"), py::arg("num_envs"), py::arg("batch_size"),
+      py::arg("num_threads"), py::arg("thread_affinity_offset"), py::arg("max_episode_steps"),
+      py::arg("autoreset_mode"), py::arg("env_seeds"), py::arg("chunk_size") = 0);
   DefPoolMethods(cls);
 }
 

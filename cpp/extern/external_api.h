@@ -47,6 +47,10 @@ struct ExternalEnvApi {
   int api_version;
   const char* abi_tag;
   const char* name;  // Env::kName
+  // What envpool_x.memory needs: sizeof(Env) and how the pool runs it.
+  size_t env_size;
+  bool stepped_in_parts;
+  bool cheap;
   Config (*default_config)();
   EnvSpec (*spec)(const Config&);
   PoolBase* (*make_pool)(const Config&, const PoolOptions&);
@@ -126,6 +130,9 @@ const ExternalEnvApi* MakeExternalEnvApi() {
       kExternalApiVersion,
       ENVPOOL_X_ABI_TAG,
       Env::kName,
+      sizeof(Env),
+      EnvPool<Env>::kSteppedInParts,
+      Env::kCheap,
       [] { return Env::DefaultConfig(); },
       [](const Config& c) { return Env::Spec(c); },
       [](const Config& c, const PoolOptions& o) -> PoolBase* { return new EnvPool<Env>(c, o); },

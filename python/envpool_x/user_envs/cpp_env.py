@@ -224,6 +224,12 @@ class CppEnvPoolClass:
     def raw_loop(self, env_config: dict[str, Any], *args: Any, **kwargs: Any) -> Any:
         return self.library.raw_loop(env_config, *args, **kwargs)
 
+    def memory_sizes(self) -> dict[str, Any]:
+        return dict(self.library.memory_sizes())
+
+    def bookkeeping_bytes(self, *args: Any, **kwargs: Any) -> int:
+        return int(self.library.bookkeeping_bytes(*args, **kwargs))
+
 
 def register_cpp_env(
     task_id: str,
