@@ -293,3 +293,23 @@ def test_two_modules_with_the_same_class_name_stay_apart(cache):
         rewards.append(float(env.step(np.zeros(1, np.int32))[1][0]))
         env.close()
     assert rewards == [1.0, 2.0]
+
+
+def test_the_key_door_example_runs_and_keeps_its_rules():
+    spec = importlib.util.spec_from_file_location("key_door", EXAMPLES / "key_door_grid.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    env = envpool_x.make_gymnasium(module.register(_unique("KeyDoor")), num_envs=64)
+    obs, _ = env.reset(seed=1)
+    rng = np.random.default_rng(1)
+    solved = 0
+    for _ in range(300):
+        assert ((obs == module.AGENT).sum(axis=(1, 2)) == 1).all()
+        assert (obs[:, :, module.WALL_COL] != module.EMPTY).all()  # wall, door or agent
+        obs, reward, terminated, _, info = env.step(rng.integers(0, 4, 64))
+        stepped = info["elapsed_step"] > 0  # the others reset (reward 0)
+        assert set(np.unique(reward[stepped])) <= {np.float32(-0.01), np.float32(1.0)}
+        np.testing.assert_array_equal(reward == 1.0, terminated)
+        solved += int(terminated.sum())
+    assert solved > 0
+    env.close()
