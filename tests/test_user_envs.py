@@ -313,3 +313,26 @@ def test_the_key_door_example_runs_and_keeps_its_rules():
         solved += int(terminated.sum())
     assert solved > 0
     env.close()
+
+
+def test_xla_step_of_a_user_env(user_tasks):
+    jax = pytest.importorskip("jax")
+    env = envpool_x.make_gymnasium(user_tasks["cpp"], num_envs=3)
+    handle, _, _, step = env.xla()
+    env.reset()
+
+    @jax.jit
+    def one_step(h):
+        h, (obs, reward, *_) = step(h, jax.numpy.ones(3, jax.numpy.int32))
+        return h, obs, reward
+
+    _, obs, reward = one_step(handle)
+    assert obs.shape == (3, 4)
+    np.testing.assert_array_equal(np.asarray(reward), [1.0, 1.0, 1.0])
+    env.close()
+
+
+def test_without_numba_the_error_says_what_to_install(monkeypatch):
+    monkeypatch.setitem(sys.modules, "numba", None)
+    with pytest.raises(ImportError, match=r"pip install 'envpool-x\[numba\]'"):
+        _numba_env("NoNumba", lambda s, a, o, r: (0.0, False))
