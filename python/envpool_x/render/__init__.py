@@ -1,0 +1,1 @@
+"""Frames of envs (render_mode="rgb_array"): one module per way of drawing them."""
