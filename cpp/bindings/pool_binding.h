@@ -158,6 +158,13 @@ void DefPoolMethods(py::class_<P>& cls) {
            py::arg("env_id") = py::none(), py::arg("seed") = py::none())
       .def("close", static_cast<decltype(&PyPool::Close)>(&PyPool::Close))
       .def("get_state", static_cast<decltype(&PyPool::GetState)>(&PyPool::GetState))
+      .def_property_readonly("render_shape",
+                             [](P& p) {
+                               const std::array<int, 2> s = p.pool().RenderShape();
+                               return py::make_tuple(s[0], s[1]);
+                             })
+      .def("render", static_cast<decltype(&PyPool::Render)>(&PyPool::Render),
+           py::arg("env_id") = py::none())
       .def("set_state", static_cast<decltype(&PyPool::SetState)>(&PyPool::SetState));
 }
 

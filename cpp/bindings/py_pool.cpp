@@ -132,6 +132,19 @@ py::array_t<double> PyPool::GetState(int env_id) {
   return py::array_t<double>(static_cast<py::ssize_t>(s.size()), s.data());
 }
 
+py::array_t<uint8_t> PyPool::Render(const py::object& env_id) {
+  Guard g(this);
+  const std::array<int, 2> shape = pool_->RenderShape();
+  if (shape[0] == 0) throw ValueError("this env draws no frames of its own");
+  const std::vector<int32_t>& ids = Ids(env_id);
+  py::array_t<uint8_t> out({static_cast<py::ssize_t>(ids.size()), py::ssize_t{shape[0]},
+                            py::ssize_t{shape[1]}, py::ssize_t{3}});
+  const size_t frame = static_cast<size_t>(shape[0]) * shape[1] * 3;
+  uint8_t* dst = out.mutable_data();
+  for (size_t k = 0; k < ids.size(); ++k) pool_->Render(ids[k], dst + k * frame);
+  return out;
+}
+
 void PyPool::SetState(int env_id,
                       const py::array_t<double, py::array::c_style | py::array::forcecast>& a) {
   Guard g(this);

@@ -37,6 +37,9 @@ class PyPool {
   py::tuple Reset(const py::object& env_id, const py::object& seed);
   void Close();
   py::array_t<double> GetState(int env_id);
+  // Frames (k, height, width, 3) of the envs in env_id (all when None), for
+  // envs that draw their own (RenderShape); only with no work in flight.
+  py::array_t<uint8_t> Render(const py::object& env_id);
   void SetState(int env_id,
                 const py::array_t<double, py::array::c_style | py::array::forcecast>& a);
 

@@ -24,6 +24,11 @@
 //                                            // `action` until EndStep
 //   bool StepPart();                         // one substep; true after the last
 //   void EndStep(const StepOutput&);         // writes what Step would
+// An env that draws its own frames (Atari: ALE's screen) may also have
+//   static constexpr int kRenderHeight, kRenderWidth;
+//   void Render(uint8_t* rgb);               // height x width x 3, row-major
+// (the other families are drawn from their state, in Python or by
+// envpool_x._core.render_classic).
 // The pool owns elapsed steps, truncation (max_episode_steps), auto-reset and
 // seeding; the env only simulates. Reset and Step must not allocate.
 #pragma once
@@ -63,6 +68,18 @@ struct SteppedInPartsOf<
 template <typename Env>
 constexpr bool SteppedInParts() {
   return SteppedInPartsOf<Env>::value;
+}
+
+// Env::Render and its frame size exist (see above).
+template <typename Env, typename = void>
+struct RendersItselfOf : std::false_type {};
+template <typename Env>
+struct RendersItselfOf<Env, std::void_t<decltype(std::declval<Env&>().Render(nullptr)),
+                                        decltype(Env::kRenderHeight), decltype(Env::kRenderWidth)>>
+    : std::true_type {};
+template <typename Env>
+constexpr bool RendersItself() {
+  return RendersItselfOf<Env>::value;
 }
 
 // Helpers for the common action kinds.

@@ -114,6 +114,17 @@ class EnvPool final : public PoolBase {
   void DoSetState(int env_id, const std::vector<double>& s) override {
     env_at_[env_id]->SetState(s);
   }
+  std::array<int, 2> RenderShape() const override {
+    if constexpr (RendersItself<Env>()) return {Env::kRenderHeight, Env::kRenderWidth};
+    return {0, 0};
+  }
+  void DoRender(int env_id, uint8_t* rgb) override {
+    if constexpr (RendersItself<Env>()) {
+      env_at_[env_id]->Render(rgb);
+    } else {
+      PoolBase::DoRender(env_id, rgb);
+    }
+  }
   bool cheap() const override { return Env::kCheap; }
   bool stalls() const override { return MayStall<Env>(); }
 

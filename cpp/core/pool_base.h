@@ -18,6 +18,7 @@
 #include <pthread.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cmath>
 #include <cstdint>
@@ -235,7 +236,19 @@ class PoolBase : public Scheduler {
     DoSetState(env_id, s);
   }
 
+  // {height, width} of the frames Render writes; {0, 0} when the env is
+  // drawn from its state instead (see core/env.h).
+  virtual std::array<int, 2> RenderShape() const { return {0, 0}; }
+  // An env's current frame (RGB), only while it has no work in flight.
+  void Render(int env_id, uint8_t* rgb) {
+    CheckStateAccess(env_id);
+    DoRender(env_id, rgb);
+  }
+
  protected:
+  virtual void DoRender(int /*env_id*/, uint8_t* /*rgb*/) {
+    throw ValueError("this env draws no frames of its own");
+  }
   virtual std::vector<double> DoGetState(int env_id) = 0;
   virtual void DoSetState(int env_id, const std::vector<double>& s) = 0;
 

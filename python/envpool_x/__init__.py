@@ -12,16 +12,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from envpool_x import families  # noqa: F401  (registers every task)
-from envpool_x.array_specs import ArraySpec
-from envpool_x.dm_env_wrapper import DmEnvPool
-from envpool_x.dm_single_env import DmSingleEnv
-from envpool_x.factory import make, make_dm, make_gym, make_gymnasium
-from envpool_x.gymnasium_env import GymnasiumEnvPool
-from envpool_x.gymnasium_registry import register_gymnasium_envs
-from envpool_x.registration import list_all_envs, register
-from envpool_x.spec import EnvSpec, make_spec
-from envpool_x.user_envs import register_cpp_env, register_numba_env
+from envpool_x.render.gl import choose_default_backend
+
+# MuJoCo's renderer reads MUJOCO_GL when mujoco is imported: pick EGL / OSMesa on
+# a machine without a display before anything imports it (envpool_x.render.gl).
+choose_default_backend()
+
+from envpool_x import families  # noqa: F401, E402  (registers every task)
+from envpool_x.array_specs import ArraySpec  # noqa: E402
+from envpool_x.dm_env_wrapper import DmEnvPool  # noqa: E402
+from envpool_x.dm_single_env import DmSingleEnv  # noqa: E402
+from envpool_x.factory import make, make_dm, make_gym, make_gymnasium  # noqa: E402
+from envpool_x.gymnasium_env import GymnasiumEnvPool  # noqa: E402
+from envpool_x.gymnasium_registry import register_gymnasium_envs  # noqa: E402
+from envpool_x.registration import list_all_envs, register  # noqa: E402
+from envpool_x.spec import EnvSpec, make_spec  # noqa: E402
+from envpool_x.user_envs import register_cpp_env, register_numba_env  # noqa: E402
 
 __version__ = "0.1.0"
 

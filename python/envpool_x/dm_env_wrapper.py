@@ -13,6 +13,7 @@ from envpool_x.action_dict import unpack_action
 from envpool_x.device import _host_ids
 from envpool_x.dm_single_env import DmSingleEnv
 from envpool_x.pool import create_pool
+from envpool_x.render import FrameSource, render
 from envpool_x.spec import EnvSpec, observation_tuple
 
 
@@ -51,6 +52,8 @@ class DmEnvPool(dm_env.Environment):  # type: ignore[misc]
         # 'disabled') their last step was LAST. _any_to_start False means none.
         self._to_start = np.ones(self.num_envs, dtype=bool)
         self._any_to_start = True
+        self.render_mode = spec.config.render_mode
+        self._frames = FrameSource(spec, self._pool)
         self.batch_size = spec.config.batch_size
         names = list(spec._desc and [o["name"] for o in spec._desc["obs"]])
         names += ["env_id", "elapsed_step"] + [i["name"] for i in spec._desc["info"]]
@@ -120,6 +123,11 @@ class DmEnvPool(dm_env.Environment):  # type: ignore[misc]
     def recv(self) -> dm_env.TimeStep:
         """Wait for the next batch as a TimeStep."""
         return self._timestep(self._track(self._pool.recv()))
+
+    def render(self, env_ids: Any = None) -> Any:
+        """Frames of env 0 (or ``env_ids``): uint8 ``(k, H, W, 3)``; see
+        :meth:`GymnasiumEnvPool.render <envpool_x.GymnasiumEnvPool.render>`."""
+        return render(self._frames, self.render_mode, env_ids)
 
     def single_env(self, index: int = 0) -> DmSingleEnv:
         """Env ``index`` of this pool as a plain ``dm_env.Environment`` (unbatched

@@ -10,7 +10,9 @@ from gymnasium.vector import AutoresetMode
 
 from envpool_x import _core
 from envpool_x.action_dict import unpack_action
+from envpool_x.gymnasium_single_env import GymnasiumSingleEnv
 from envpool_x.pool import create_pool, reset_ids
+from envpool_x.render import RENDER_MODES, FrameSource, render
 from envpool_x.spec import EnvSpec
 
 _MODES = {
@@ -47,8 +49,12 @@ class GymnasiumEnvPool(gymnasium.vector.VectorEnv, gymnasium.Env):  # type: igno
         self.single_action_space = spec.action_space
         self.observation_space = spec.observation_space
         self.action_space = spec.action_space
-        self.metadata = {"autoreset_mode": _MODES[spec.config.autoreset_mode]}
-        self.render_mode = None
+        self.metadata = {
+            "autoreset_mode": _MODES[spec.config.autoreset_mode],
+            "render_modes": list(RENDER_MODES),
+        }
+        self.render_mode = spec.config.render_mode
+        self._frames = FrameSource(spec, self._pool)
         self.closed = False
         self.is_vector_env = True
         self._return_info = bool(spec.config.gym_reset_return_info)
@@ -175,6 +181,24 @@ class GymnasiumEnvPool(gymnasium.vector.VectorEnv, gymnasium.Env):  # type: igno
                 last[np.asarray(env_id)] = result[0]
                 self._last_obs = last
         return result
+
+    def render(self, env_ids: Any = None) -> Any:
+        """Frames of env 0, or of ``env_ids``, as uint8 ``(k, H, W, 3)`` with
+        ``render_mode="rgb_array"``; with ``"human"`` the first is shown in a
+        window (returns None). Drawn only when called, from the envs' current
+        state (only envs with no work in flight). See docs/render.md.
+
+        Raises:
+            ValueError: bad ids. RuntimeError: work in flight, a closed env, or
+            no display / OpenGL (the message says what to install).
+            NotImplementedError: a task that draws no frames.
+        """
+        return render(self._frames, self.render_mode, env_ids)
+
+    def single_env(self, index: int = 0) -> GymnasiumSingleEnv:
+        """Env ``index`` as a plain ``gymnasium.Env`` (for gymnasium's
+        ``RecordVideo`` and other single-env tools); see :class:`GymnasiumSingleEnv`."""
+        return GymnasiumSingleEnv(self, index)
 
     def async_reset(self, env_id: Any = None, seed: Any = None) -> None:
         """Send a reset to all envs (or ``env_id``) without waiting; see :meth:`recv`."""

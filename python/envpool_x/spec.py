@@ -12,6 +12,7 @@ from gymnasium import spaces
 
 from envpool_x.array_specs import ArraySpec, action_array_spec, state_array_spec
 from envpool_x.registration import TaskEntry, lookup
+from envpool_x.render import check_render_mode
 
 # Pool keys every task accepts, with EnvPool's names and defaults.
 # max_episode_steps and reward_threshold come from the task.
@@ -28,6 +29,8 @@ POOL_DEFAULTS: dict[str, Any] = {
     "device": "cpu",
     "array_backend": None,
     "copy_results": True,
+    # None, "rgb_array" or "human" (envpool_x.render): what env.render() does.
+    "render_mode": None,
     "check_memory": True,  # False: skip the memory check (envpool_x.memory)
 }
 AUTORESET_MODES = ("next_step", "same_step", "disabled")
@@ -197,6 +200,7 @@ class EnvSpec:
         ):
             raise TypeError("thread_affinity_offset must be an int")
         merged["autoreset_mode"] = autoreset_mode_name(merged["autoreset_mode"])
+        check_render_mode(merged["render_mode"])
         if merged["max_num_players"] != 1:
             raise ValueError("max_num_players must be 1: no multi-player tasks are registered yet")
         self.env_seeds = _seed_list(merged["seed"], num_envs)

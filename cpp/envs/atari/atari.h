@@ -226,6 +226,15 @@ class Atari {
     WriteOutput(out, reward, discount);
   }
 
+  // render(): ALE's RGB screen of the last emulated frame, as ale-py's render().
+  static constexpr int kRenderHeight = kRawHeight;
+  static constexpr int kRenderWidth = kRawWidth;
+  void Render(uint8_t* rgb) {
+    std::vector<unsigned char> frame(kRawPixels * 3);
+    ale_->getScreenRGB(frame);
+    std::memcpy(rgb, frame.data(), frame.size());
+  }
+
   std::vector<double> GetState() const {
     throw ValueError("Atari envs have no get_state; ALE's state is not a vector of numbers");
   }

@@ -100,8 +100,12 @@ class SB3VecEnv(VecEnv):  # type: ignore[misc]
         return [False for _ in self._indices(indices)]
 
     def get_images(self) -> Sequence[np.ndarray | None]:
-        """No env of the engine renders yet: None per env."""
-        return [None for _ in range(self.num_envs)]
+        """Every env's frame (made with ``render_mode="rgb_array"``; SB3's
+        ``render()`` tiles them, its ``VecVideoRecorder`` records them); None
+        per env without a render_mode."""
+        if self.env.render_mode is None:
+            return [None for _ in range(self.num_envs)]
+        return list(self.env._frames.frames(np.arange(self.num_envs)))
 
     # ---- helpers --------------------------------------------------------
     def _indices(self, indices: VecEnvIndices) -> Iterable[int]:

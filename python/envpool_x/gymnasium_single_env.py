@@ -1,0 +1,78 @@
+"""One env of a batched gymnasium pool as a plain ``gymnasium.Env``: unbatched
+observations, rewards and flags, for tools that take a single env (gymnasium's
+``RecordVideo``, ``check_env``-style wrappers)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium
+import numpy as np
+
+
+class GymnasiumSingleEnv(gymnasium.Env):  # type: ignore[misc]
+    """Env ``index`` of a :class:`~envpool_x.GymnasiumEnvPool` (a sync pool),
+    stepping it alone: ``step(action)`` takes one action and returns
+    ``(obs, reward, terminated, truncated, info)`` of that env.
+
+    Make it with ``make_gymnasium(task, num_envs=1, render_mode="rgb_array").single_env()``.
+    ``render()`` returns this env's frame ``(H, W, 3)``. After an episode ends,
+    call ``reset()`` as with any gymnasium env (the pool's next_step autoreset
+    would also restart it on the next step, with reward 0). ``close()`` closes
+    the pool (and so every view of it).
+    """
+
+    def __init__(self, pool: Any, index: int = 0) -> None:
+        """``pool``: a GymnasiumEnvPool (not imported here: it imports this
+        module); ``index``: the env of the pool to present."""
+        if pool.batch_size != pool.num_envs:
+            raise ValueError("single_env needs a sync pool (batch_size == num_envs)")
+        if isinstance(index, bool) or not isinstance(index, (int, np.integer)):
+            raise TypeError(f"index must be an int, got {type(index).__name__}")
+        if not 0 <= int(index) < pool.num_envs:
+            raise ValueError(f"index {index} is out of range [0, {pool.num_envs})")
+        self._pool = pool
+        self._ids = np.array([index], dtype=np.int32)
+        self.observation_space = pool.single_observation_space
+        self.action_space = pool.single_action_space
+        self.render_mode = pool.render_mode
+        self.metadata = dict(pool.metadata)
+        self.metadata["render_fps"] = 30
+        self.spec = None
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> Any:
+        """Start a new episode of this env (``seed`` re-seeds it)."""
+        if options:
+            raise ValueError(f"a single env takes no reset options, got {sorted(options)}")
+        obs, info = self._pool.reset(self._ids, seed=None if seed is None else [seed])
+        return _row(obs), {k: _row(v) for k, v in info.items()}
+
+    def step(self, action: Any) -> Any:
+        """One step of this env with one action."""
+        obs, reward, terminated, truncated, info = self._pool.step(
+            np.asarray(action)[None], self._ids
+        )
+        return (
+            _row(obs),
+            float(reward[0]),
+            bool(terminated[0]),
+            bool(truncated[0]),
+            {k: _row(v) for k, v in info.items()},
+        )
+
+    def render(self) -> Any:
+        """This env's frame (H, W, 3) with render_mode 'rgb_array'."""
+        frames = self._pool.render(self._ids)
+        return None if frames is None else frames[0]
+
+    def close(self) -> None:
+        """Close the pool behind this view (idempotent)."""
+        self._pool.close()
+
+
+def _row(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _row(v) for k, v in value.items()}
+    if isinstance(value, tuple):
+        return tuple(_row(v) for v in value)
+    return np.asarray(value)[0]

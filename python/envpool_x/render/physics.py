@@ -1,0 +1,71 @@
+"""Frames of the MuJoCo and DeepMind Control tasks: MuJoCo's own renderer, through
+gymnasium's MuJoCo env (its default camera and 480 x 480) and dm_control's physics
+(its default camera and 240 x 320), set to the state of one of our envs."""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+
+from envpool_x.render.gl import no_gl_error
+
+
+class MujocoFrames:
+    """Draws gymnasium MuJoCo task frames from our state (qpos then qvel)."""
+
+    def __init__(self, task_id: str, env_config: dict[str, Any]) -> None:
+        import gymnasium
+
+        kwargs: dict[str, Any] = {"render_mode": "rgb_array"}
+        if task_id.endswith("-v5"):  # v4 constructors take no model path
+            kwargs["xml_file"] = env_config["xml_file"]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            self._env = gymnasium.make(task_id, **kwargs).unwrapped
+        self._nq = int(self._env.model.nq)
+        self.shape = (int(self._env.height), int(self._env.width))
+
+    def frame(self, state: np.ndarray) -> np.ndarray:
+        self._env.set_state(state[: self._nq], state[self._nq :])
+        try:
+            return np.asarray(self._env.render(), dtype=np.uint8)
+        except Exception as e:  # noqa: BLE001 - every GL failure gets the same advice
+            raise no_gl_error(e) from e
+
+    def close(self) -> None:
+        self._env.close()
+
+
+class DmcFrames:
+    """Draws DeepMind Control frames from our state (MuJoCo's integration state
+    then the task's own values). A task that moves a target in its model per
+    episode (reacher, point_mass, fish, ...) shows the target where dm_control's
+    freshly loaded task puts it: the target is not part of the physics state."""
+
+    HEIGHT, WIDTH = 240, 320  # dm_control's Physics.render defaults
+
+    def __init__(self, domain: str, task: str) -> None:
+        from dm_control import suite
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            self._env = suite.load(domain, task)
+        self.shape = (self.HEIGHT, self.WIDTH)
+
+    def frame(self, state: np.ndarray) -> np.ndarray:
+        import mujoco
+
+        physics = self._env.physics
+        sig = mujoco.mjtState.mjSTATE_INTEGRATION
+        size = mujoco.mj_stateSize(physics.model.ptr, sig)
+        mujoco.mj_setState(physics.model.ptr, physics.data.ptr, np.asarray(state[:size]), sig)
+        physics.forward()
+        try:
+            return np.asarray(physics.render(height=self.HEIGHT, width=self.WIDTH))
+        except Exception as e:  # noqa: BLE001 - every GL failure gets the same advice
+            raise no_gl_error(e) from e
+
+    def close(self) -> None:
+        self._env.physics.free()
