@@ -23,7 +23,8 @@ class MujocoFrames:
             kwargs["xml_file"] = env_config["xml_file"]
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            self._env = gymnasium.make(task_id, **kwargs).unwrapped
+            env: Any = gymnasium.make(task_id, **kwargs).unwrapped
+        self._env = env
         self._nq = int(self._env.model.nq)
         self.shape = (int(self._env.height), int(self._env.width))
 
