@@ -1,4 +1,4 @@
-"""The ``envpool-x`` command line: list, info, bench."""
+"""The ``envpool-x`` command line: list, info, bench, record."""
 
 from __future__ import annotations
 
@@ -30,11 +30,46 @@ def _cmd_info(args: argparse.Namespace) -> int:
     print("config (defaults):" if not args.num_envs else "config:")
     for key, value in spec.config_dict().items():
         print(f"  {key} = {value!r}")
+    print(f"frame: {_frame_size(args.task)}")
     if args.num_envs:
         from envpool_x import memory
 
         for line in memory.describe(spec):
             print(line)
+    return 0
+
+
+def _frame_size(task: str) -> str:
+    """One frame's size (render_mode="rgb_array"), or why there is none."""
+    from envpool_x.factory import make_gymnasium
+
+    try:
+        env = make_gymnasium(task, num_envs=1, render_mode="rgb_array")
+        try:
+            env.reset()
+            _, height, width, channels = env.render().shape
+        finally:
+            env.close()
+    except (NotImplementedError, RuntimeError, ImportError) as e:
+        return f"none ({e})"
+    return f"{height} x {width} x {channels} (height x width x RGB) uint8"
+
+
+def _cmd_record(args: argparse.Namespace) -> int:
+    from envpool_x.render.record import record
+
+    written, (height, width) = record(
+        args.task,
+        args.out,
+        steps=args.steps,
+        num_envs=args.num_envs,
+        grid=args.grid,
+        policy=args.policy,
+        seed=args.seed,
+        fps=args.fps,
+        progress=not args.quiet,
+    )
+    print(f"wrote {args.out}: {written} frame(s) of {height} x {width}")
     return 0
 
 
@@ -92,6 +127,17 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--no-peers", action="store_true", help="measure envpool_x only")
     b.add_argument("--quiet", action="store_true", help="no progress bar")
     b.set_defaults(func=_cmd_bench)
+    r = sub.add_parser("record", help="record an agent's frames to a video (or the last to a PNG)")
+    r.add_argument("task")
+    r.add_argument("--out", required=True, help="video (.mp4, .gif, ...) or image (.png)")
+    r.add_argument("--steps", type=int, default=500)
+    r.add_argument("--num-envs", type=int, default=1)
+    r.add_argument("--grid", action="store_true", help="tile every env's frame (else env 0)")
+    r.add_argument("--policy", help="module:function from batched obs to actions (default random)")
+    r.add_argument("--seed", type=int, default=0)
+    r.add_argument("--fps", type=int, default=30)
+    r.add_argument("--quiet", action="store_true", help="no progress bar")
+    r.set_defaults(func=_cmd_record)
     return parser
 
 
@@ -100,7 +146,7 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return int(args.func(args))
-    except (KeyError, ValueError, TypeError) as e:
+    except (KeyError, ValueError, TypeError, ImportError, NotImplementedError) as e:
         msg = e.args[0] if isinstance(e, KeyError) and e.args else e
         print(f"envpool-x: error: {msg}", file=sys.stderr)
         return 2
