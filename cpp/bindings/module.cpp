@@ -18,6 +18,8 @@ void BindXla(py::module_& m);     // cpp/bindings/xla.cpp, when XLA's FFI header
 void BindBatched(py::module_& m);
 // cpp/bindings/user_envs.cpp: numba envs and C++ envs compiled by the user.
 void BindUserEnvs(py::module_& m);
+// cpp/bindings/render.cpp: frames drawn from a state (classic control).
+void BindRender(py::module_& m);
 }  // namespace envpool_x
 
 PYBIND11_MODULE(_core, m) {
@@ -28,6 +30,7 @@ PYBIND11_MODULE(_core, m) {
   envpool_x::BindTesting(m);
   envpool_x::BindBatched(m);
   envpool_x::BindUserEnvs(m);
+  envpool_x::BindRender(m);
 #ifdef ENVPOOL_X_WITH_ATARI
   envpool_x::BindAtari(m);
 #endif
