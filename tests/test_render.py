@@ -180,3 +180,44 @@ def test_record_cli_writes_a_video_and_a_png(tmp_path) -> None:
     assert main(["record", "Pong-v5", "--out", str(png), "--steps", "5", "--quiet"]) == 0
     assert imageio.imread(png).shape == (210, 160, 3)
     assert main(["record", "Pong-v5", "--out", str(tmp_path / "x.txt"), "--quiet"]) == 2
+
+
+FAMILY_FRAMES = {
+    "CartPole-v1": (400, 600),
+    "Acrobot-v1": (500, 500),
+    "FrozenLake-v1": (256, 256),
+    "Blackjack-v1": (376, 384),
+    "Pong-v5": (210, 160),
+}
+
+
+@pytest.mark.parametrize("task", sorted(FAMILY_FRAMES))
+@pytest.mark.parametrize("env_type", ["gymnasium", "dm"])
+def test_every_front_end_renders_each_family(task: str, env_type: str) -> None:
+    env = envpool_x.make(task, env_type=env_type, num_envs=3, render_mode="rgb_array")
+    env.reset()
+    frames = env.render(env_ids=[2, 0])
+    assert frames.shape == (2, *FAMILY_FRAMES[task], 3) and frames.dtype == np.uint8
+    assert frames.std() > 0  # not a blank picture
+    env.close()
+
+
+def test_gpu_path_frames_equal_the_cpu_engines_for_the_same_state() -> None:
+    """device="cpu-reference" runs the CUDA path's kernels on the CPU; render
+    copies the env's state to the host and draws it as the CPU engine does."""
+    gpu = envpool_x.make_gymnasium(
+        "CartPole-v1",
+        num_envs=2,
+        device="cpu-reference",
+        array_backend="numpy",
+        render_mode="rgb_array",
+    )
+    cpu = envpool_x.make_gymnasium("CartPole-v1", num_envs=2, render_mode="rgb_array")
+    gpu.reset(seed=3)
+    cpu.reset()
+    for _ in range(5):
+        gpu.step(np.ones(2, np.int64))
+    cpu._pool.set_state(1, gpu.get_state(1))
+    np.testing.assert_array_equal(gpu.render(env_ids=[1]), cpu.render(env_ids=[1]))
+    gpu.close()
+    cpu.close()
