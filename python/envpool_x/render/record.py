@@ -100,9 +100,10 @@ def record(
         obs, _ = env.reset()
         frame = picture()
         if suffix in VIDEO_SUFFIXES:
-            writer = imageio.get_writer(
-                out, fps=fps, **({"macro_block_size": 1} if suffix != ".gif" else {})
-            )
+            # macro_block_size=1: keep the frame's size (ffmpeg's default
+            # would scale 210 x 160 up to multiples of 16).
+            extra: dict[str, Any] = {"macro_block_size": 1} if suffix != ".gif" else {}
+            writer = imageio.get_writer(out, fps=fps, **extra)
             writer.append_data(frame)
             written = 1
         for _ in tqdm(range(steps), desc=f"recording {task}", unit="step", disable=not progress):
