@@ -199,6 +199,37 @@ def test_an_allocation_that_fails_anyway_is_memory_error_and_leaks_no_thread() -
         assert "threads left 0\n" in out, out
 
 
+def test_a_gpu_pool_that_fails_halfway_frees_what_it_allocated() -> None:
+    # cpu-reference runs the GPU pool's code with host memory: its first arrays
+    # fit under the limit, a later one does not; the earlier ones must be freed.
+    out = _under_rlimit(
+        """
+        import envpool_x
+
+        def vm_mib():
+            for line in open("/proc/self/status"):
+                if line.startswith("VmSize:"):
+                    return int(line.split()[1]) // 1024
+
+        before = vm_mib()
+        try:
+            envpool_x.make_gymnasium("CartPole-v1", num_envs=2**25, device="cpu-reference",
+                                     array_backend="numpy", check_memory=False)
+        except MemoryError as e:
+            print("MemoryError:", e)
+        print("grown MiB", vm_mib() - before)
+        env = envpool_x.make_gymnasium("CartPole-v1", num_envs=4, device="cpu-reference",
+                                       array_backend="numpy")
+        env.reset(); env.step([0, 1, 0, 1]); env.close()
+        print("ok")
+        """,
+        limit=2 << 30,
+    )
+    assert "MemoryError:" in out and out.endswith("ok\n"), out
+    grown = int(out.split("grown MiB")[1].split()[0])
+    assert grown < 256, out  # the pool's arrays would be over 1 GiB
+
+
 def test_a_thread_that_cannot_start_is_memory_error_and_the_others_are_joined() -> None:
     # Builder threads (Ant: envs are built on num_threads threads) and workers
     # (CartPole) that cannot get a stack: before, the started ones were left

@@ -152,6 +152,22 @@ class BatchedPool {
       num_actions_ = K::kNumActions;
     });
     BuildFields();
+    // A failed allocation frees what was allocated before it: the caller sees
+    // MemoryError and no half-built pool keeps device memory.
+    try {
+      AllocateState(n);
+    } catch (...) {
+      for (void* p : owned_) ops_->Free(p, 0);
+      owned_.clear();
+      throw;
+    }
+  }
+
+  ~BatchedPool() { Close(); }
+
+ private:
+  void AllocateState(int64_t n) {
+    owned_.reserve(16);  // no push_back below may throw after an allocation
     const uintptr_t s = 0;
     state_ = Alloc<double>(n * words_);
     rng_key_ = Alloc<uint64_t>(n);
@@ -175,8 +191,7 @@ class BatchedPool {
     last_stream_ = s;
   }
 
-  ~BatchedPool() { Close(); }
-
+ public:
   void Close() {
     if (closed_) return;
     closed_ = true;
