@@ -221,3 +221,21 @@ def test_gpu_path_frames_equal_the_cpu_engines_for_the_same_state() -> None:
     np.testing.assert_array_equal(gpu.render(env_ids=[1]), cpu.render(env_ids=[1]))
     gpu.close()
     cpu.close()
+
+
+def test_gymnasium_make_vec_and_gym_front_ends_render() -> None:
+    import gymnasium
+
+    vec = gymnasium.make_vec(
+        "envpool_x/Pong-v5",
+        num_envs=2,
+        vectorization_mode="vector_entry_point",
+        render_mode="rgb_array",
+    )
+    vec.reset()
+    assert vec.render_mode == "rgb_array" and vec.render().shape == (1, 210, 160, 3)
+    vec.close()
+    gym = envpool_x.make_gym("CartPole-v1", num_envs=2, render_mode="rgb_array")
+    gym.reset()
+    assert gym.render(env_ids=[1]).shape == (1, 400, 600, 3)
+    gym.close()
