@@ -78,9 +78,9 @@ class NumbaEnv {
   NumbaEnv(const Config& config, const EnvSpec& spec)
       : reset_(reinterpret_cast<ResetFn>(static_cast<intptr_t>(config.Int("reset_fn")))),
         step_(reinterpret_cast<StepFn>(static_cast<intptr_t>(config.Int("step_fn")))),
-        state_(static_cast<size_t>(config.Int("state_size")), 0.0),
         reset_random_(static_cast<int>(config.Int("reset_random"))),
         step_random_(static_cast<int>(config.Int("step_random"))),
+        state_(static_cast<size_t>(config.Int("state_size")), 0.0),
         rand_(static_cast<size_t>(std::max(reset_random_, step_random_)), 0.0) {
     const DType dtype = spec.obs[0].dtype;
     if (dtype == DType::kFloat32) obs_f32_ = ObsField<float>(spec, "obs");
