@@ -22,7 +22,9 @@ namespace combinatorial {
 // separate entries; self-loops are dropped (they are never cut).
 struct Graph {
   int32_t n = 0;
-  int64_t num_edges = 0;  // as given, self-loops included
+  int64_t num_edges = 0;     // as given, self-loops included
+  int64_t negative_sum = 0;  // of the negative weights (self-loops excluded)
+  int64_t positive_sum = 0;  // of the positive weights
   std::vector<int64_t> offset;
   std::vector<int32_t> nbr;
   std::vector<int64_t> weight;
@@ -51,6 +53,7 @@ inline std::shared_ptr<const Graph> BuildGraph(const std::string& key, int64_t n
                        ") names a node outside [0, " + std::to_string(n) + ")");
     }
     if (u[k] == v[k]) continue;
+    (w[k] < 0 ? g->negative_sum : g->positive_sum) += w[k];
     ++degree[u[k] + 1];
     ++degree[v[k] + 1];
   }

@@ -44,8 +44,14 @@ class MaxCut {
     }
     auto& registry = combinatorial::GraphRegistry::Get();
     const int64_t n = registry.Load(keys[0])->n;
-    for (size_t i = 1; i < keys.size(); ++i) {
-      const int64_t ni = registry.Load(keys[i])->n;
+    // Bounds of the cut: the sums of the negative and the positive weights.
+    double low = 0.0;
+    double high = 0.0;
+    for (size_t i = 0; i < keys.size(); ++i) {
+      std::shared_ptr<const combinatorial::Graph> g = registry.Load(keys[i]);
+      low = std::min(low, static_cast<double>(g->negative_sum));
+      high = std::max(high, static_cast<double>(g->positive_sum));
+      const int64_t ni = g->n;
       if (ni != n) {
         throw ValueError("MaxCut graphs of one pool need the same node count: graph 0 has " +
                          std::to_string(n) + " nodes, graph " + std::to_string(i) + " has " +
@@ -58,8 +64,8 @@ class MaxCut {
     spec.obs.push_back(assignment);
     spec.obs.push_back(ArraySpec{"gain", DType::kFloat32, {n}, {}, {}});
     spec.obs.push_back(ArraySpec{"progress", DType::kFloat32, {}, {0.0}, {1.0}});
-    spec.info.push_back(ArraySpec{"cut", DType::kInt64, {}, {}, {}});
-    spec.info.push_back(ArraySpec{"best_cut", DType::kInt64, {}, {}, {}});
+    spec.info.push_back(ArraySpec{"cut", DType::kInt64, {}, {low}, {high}});
+    spec.info.push_back(ArraySpec{"best_cut", DType::kInt64, {}, {low}, {high}});
     spec.action.discrete = true;
     spec.action.n = n;
     return spec;

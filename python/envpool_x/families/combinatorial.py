@@ -205,8 +205,8 @@ def load_graph(graph: Any, seed: int) -> Graph:
     (drawn from ``seed``) or an ``(n, edges)`` pair."""
     if isinstance(graph, (str, os.PathLike)):
         text = os.fspath(graph)
-        if text.startswith(("ba:", "er:")):
-            return generate_graph(text, seed)
+        if ":" in text and not os.path.exists(text):
+            return generate_graph(text, seed)  # "ba:..." / "er:..." (else a clear error)
         return read_gset(text)
     if isinstance(graph, tuple) and len(graph) == 2:
         n, edges = int(graph[0]), np.asarray(graph[1])
