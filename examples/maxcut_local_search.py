@@ -22,6 +22,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+from gymnasium import spaces
 
 import envpool_x
 
@@ -51,7 +52,9 @@ def main() -> None:
     best_known = args.best_known or BEST_KNOWN.get(Path(args.graph).stem)
     start = time.perf_counter()
     config = {"graph": args.graph, "seed": args.seed, "device": args.device}
-    n = int(envpool_x.make_spec("MaxCut-v0", **config).action_space.n)
+    space = envpool_x.make_spec("MaxCut-v0", **config).action_space
+    assert isinstance(space, spaces.Discrete)
+    n = int(space.n)
     env = envpool_x.make_gymnasium(
         "MaxCut-v0",
         num_envs=args.num_envs,

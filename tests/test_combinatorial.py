@@ -91,26 +91,22 @@ def test_maxcut_g14_cut_gains_and_rewards_match_numpy() -> None:
         env.close()
 
 
-@pytest.mark.parametrize("graph", ["er:40:0.3:5", "ba:50:3:7"])
-def test_maxcut_negative_weights_across_resets(graph: str) -> None:
+#: A Gset file with negative weights, parallel edges (1-2) and a self-loop (3-3).
+SMALL_GSET = "6 9\n1 2 3\n2 3 -2\n3 4 1\n4 5 -4\n5 6 2\n6 1 1\n1 2 -1\n3 3 5\n2 5 -3\n"
+
+
+@pytest.mark.parametrize("graph", ["er:40:0.3:5", "ba:50:3:7", "file"])
+def test_maxcut_negative_weights_across_resets(graph: str, tmp_path: Path) -> None:
+    if graph == "file":
+        graph = str(tmp_path / "g.txt")
+        Path(graph).write_text(SMALL_GSET)
     env = envpool_x.make_gymnasium(
         "MaxCut-v0", num_envs=5, graph=graph, seed=11, max_episode_steps=25
     )
-    try:
-        n, edges = generate_graph(graph, 11)  # the pool's seed draws the graph
+    try:  # the pool's seed draws a generated graph
+        n, edges = read_gset(graph) if graph.endswith(".txt") else generate_graph(graph, 11)
         assert (edges[:, 2] < 0).any()
         assert check_maxcut_run(env, dense(n, edges), steps=80, seed=1) >= 10
-    finally:
-        env.close()
-
-
-def test_maxcut_gset_file_with_negative_weights_parallel_edges_and_loops(tmp_path: Path) -> None:
-    path = tmp_path / "g.txt"
-    path.write_text("6 9\n1 2 3\n2 3 -2\n3 4 1\n4 5 -4\n5 6 2\n6 1 1\n1 2 -1\n3 3 5\n2 5 -3\n")
-    n, edges = read_gset(path)
-    env = envpool_x.make_gymnasium("MaxCut-v0", num_envs=3, graph=str(path), seed=0)
-    try:
-        check_maxcut_run(env, dense(n, edges), steps=30)
     finally:
         env.close()
 
@@ -142,27 +138,14 @@ def test_maxcut_one_graph_per_env() -> None:
             n, edges = generate_graph(g, 5 + i)
             _, gains = cut_and_gains(dense(n, edges), np.zeros((1, n), np.int8))
             np.testing.assert_array_equal(obs["gain"][i], gains[0])
-        assert not np.array_equal(obs["gain"][0], obs["gain"][1])
+        assert not np.array_equal(obs["gain"][0], obs["gain"][1])  # same spec, other seed
     finally:
         env.close()
+    assert not np.array_equal(generate_graph("er:50:0.2", 1)[1], generate_graph("er:50:0.2", 2)[1])
     with pytest.raises(ValueError, match="same node count"):
         envpool_x.make_gymnasium("MaxCut-v0", num_envs=2, graph=["er:30:0.2", "er:31:0.2"])
     with pytest.raises(ValueError, match="list of 2 graphs but num_envs=3"):
         envpool_x.make_gymnasium("MaxCut-v0", num_envs=3, graph=["er:30:0.2", "er:30:0.2"])
-
-
-def test_maxcut_graph_comes_from_the_pool_seed() -> None:
-    def gains(seed: int) -> np.ndarray:
-        env = envpool_x.make_gymnasium(
-            "MaxCut-v0", num_envs=1, graph="er:50:0.2", seed=seed, init="zeros"
-        )
-        try:
-            return env.reset()[0]["gain"][0]
-        finally:
-            env.close()
-
-    np.testing.assert_array_equal(gains(1), gains(1))
-    assert not np.array_equal(gains(1), gains(2))
 
 
 @pytest.mark.parametrize(
@@ -184,7 +167,7 @@ def test_malformed_gset_file_names_file_and_line(
         envpool_x.make_gymnasium("MaxCut-v0", num_envs=1, graph=str(path))
 
 
-def test_bad_graph_specs() -> None:
+def test_bad_configs() -> None:
     for graph in ("er:10", "xx:10:2", "ba:10:10", "er:10:1.5"):
         with pytest.raises(ValueError, match="graph"):
             envpool_x.make_spec("MaxCut-v0", graph=graph)
@@ -192,6 +175,11 @@ def test_bad_graph_specs() -> None:
         envpool_x.make_spec("MaxCut-v0", graph=3)
     with pytest.raises(ValueError, match="init must be"):
         envpool_x.make_spec("MaxCut-v0", init="ones")
+    with pytest.raises(ValueError, match="mode must be"):
+        envpool_x.make_spec("TSP-v0", mode="3opt")
+    with pytest.raises(ValueError, match="between 3 and"):
+        envpool_x.make_spec("TSP-v0", num_nodes=2)
+    assert envpool_x.make_spec("TSP-v0", mode="2opt", num_nodes=9).max_episode_steps == 9
 
 
 def test_maxcut_node_out_of_range_leaves_the_pool_usable() -> None:
@@ -221,11 +209,9 @@ def trajectories(task: str, num_envs: int, steps: int, **config) -> dict:
             for row, i in enumerate(ids):
                 flat = b"".join(np.asarray(v[row]).tobytes() for v in obs.values())
                 traj[int(i)].append((flat, float(reward[row]), int(info["elapsed_step"][row])))
-            # TSP's constructive mode needs unvisited cities: take a stride.
+            # TSP construct: the first unvisited city (after the last one any: it resets).
             acts = [(int(i) * 7 + k * 5) % n for i, k in zip(ids, count[ids], strict=True)]
-            if "visited" in obs:
-                # The first unvisited city (any city after the last: it resets).
-                acts = [int(np.argmin(obs["visited"][r])) for r in range(len(ids))]
+            acts = [int(np.argmin(v)) for v in obs["visited"]] if "visited" in obs else acts
             count[ids] += 1
             env.send(np.asarray(acts), ids)
     finally:
@@ -382,14 +368,6 @@ def test_malformed_tsplib_file_is_a_clear_error(tmp_path: Path, text: str, match
     path.write_text(text)
     with pytest.raises(ValueError, match=rf"bad\.tsp.*{match}"):
         envpool_x.make_gymnasium("TSP-v0", num_envs=1, coords=str(path))
-
-
-def test_tsp_bad_config() -> None:
-    with pytest.raises(ValueError, match="mode must be"):
-        envpool_x.make_spec("TSP-v0", mode="3opt")
-    with pytest.raises(ValueError, match="between 3 and"):
-        envpool_x.make_spec("TSP-v0", num_nodes=2)
-    assert envpool_x.make_spec("TSP-v0", mode="2opt", num_nodes=9).max_episode_steps == 9
 
 
 @pytest.mark.parametrize("task", ["MaxCut-v0", "TSP-v0"])
