@@ -10,6 +10,7 @@ namespace envpool_x {
 void BindClassicControl(py::module_& m);
 void BindTesting(py::module_& m);
 void BindToyText(py::module_& m);
+void BindCombinatorial(py::module_& m);
 void BindAtari(py::module_& m);   // cpp/bindings/atari.cpp, with ENVPOOL_X_ATARI
 void BindMujoco(py::module_& m);  // cpp/bindings/mujoco.cpp, with ENVPOOL_X_MUJOCO
 void BindDmc(py::module_& m);     // cpp/bindings/dmc.cpp, with ENVPOOL_X_MUJOCO
@@ -27,6 +28,7 @@ PYBIND11_MODULE(_core, m) {
   envpool_x::RegisterExceptions();
   envpool_x::BindClassicControl(m);
   envpool_x::BindToyText(m);
+  envpool_x::BindCombinatorial(m);
   envpool_x::BindTesting(m);
   envpool_x::BindBatched(m);
   envpool_x::BindUserEnvs(m);
