@@ -164,7 +164,7 @@ class EnvRunner {
         AfterStep(pool, id, s, out, row);
       }
     } catch (const std::exception& e) {
-      FailOne(id, e.what(), s, out);
+      FailOne(id, e, s, out);
     }
   }
 
@@ -186,7 +186,7 @@ class EnvRunner {
     } catch (const std::exception& e) {
       StepOutput out;
       rows_.Fill(row, &out);
-      FailOne(id, e.what(), s, out);
+      FailOne(id, e, s, out);
       return true;
     }
   }
@@ -200,7 +200,7 @@ class EnvRunner {
       last = pool.StepPart(id);
     } catch (const std::exception& e) {
       rows_.Fill(row, &out);
-      FailOne(id, e.what(), s, out);
+      FailOne(id, e, s, out);
       return true;
     }
     if (!last) return false;
@@ -210,7 +210,7 @@ class EnvRunner {
       pool.EndStep(id, out);
       AfterStep(pool, id, s, out, row);
     } catch (const std::exception& e) {
-      FailOne(id, e.what(), s, out);
+      FailOne(id, e, s, out);
     }
     return true;
   }
@@ -237,8 +237,8 @@ class EnvRunner {
   }
 
   // The env threw: its episode ends here and it resets on its next step.
-  void FailOne(int32_t id, const char* what, EnvState& s, const StepOutput& out) {
-    RecordError(id, what);
+  void FailOne(int32_t id, const std::exception& e, EnvState& s, const StepOutput& out) {
+    RecordError(id, e);
     s.force_reset = true;
     s.done = true;
     *out.reward = 0.0f;
@@ -262,10 +262,13 @@ class EnvRunner {
     rows_.At<int32_t>(layout().elapsed_step, row) = s.elapsed;
   }
 
-  void RecordError(int32_t id, const char* what) {
+  // An env's ValueError (an action the env refuses, such as a visited city)
+  // reaches the caller as a ValueError; anything else as a RuntimeError.
+  void RecordError(int32_t id, const std::exception& e) {
     std::lock_guard<std::mutex> lock(error_mu_);
     if (!has_error_.load(std::memory_order_relaxed)) {
-      error_msg_ = "env " + std::to_string(id) + " raised an error: " + what +
+      error_is_value_ = dynamic_cast<const ValueError*>(&e) != nullptr;
+      error_msg_ = "env " + std::to_string(id) + " raised an error: " + e.what() +
                    " (its episode was ended; it resets on its next step)";
       has_error_.store(true, std::memory_order_release);
     }
@@ -275,11 +278,14 @@ class EnvRunner {
   void ThrowRecordedError() {
     if (!has_error_.load(std::memory_order_acquire)) return;
     std::string msg;
+    bool value = false;
     {
       std::lock_guard<std::mutex> lock(error_mu_);
       msg = error_msg_;
+      value = error_is_value_;
       has_error_.store(false, std::memory_order_relaxed);
     }
+    if (value) throw ValueError(msg);
     throw std::runtime_error(msg);
   }
 
@@ -300,6 +306,7 @@ class EnvRunner {
   std::mutex error_mu_;                              // error path only
   std::atomic<bool> has_error_{false};
   std::string error_msg_;
+  bool error_is_value_ = false;
 };
 
 }  // namespace envpool_x

@@ -162,12 +162,17 @@ def estimate(spec: Any, num_envs: int | None = None) -> Estimate:
     return Estimate(n, resident, address, 0, per_env, parts)
 
 
+#: Heap an env keeps beside sizeof(Env), in observations' worth: Atari its frame
+#: stack and a frame being resized (a stack of 4 84x84 frames: 56 KiB); the
+#: combinatorial envs their state arrays (MaxCut about 13 bytes a node, TSP 21 a
+#: city, plus what is shared by the pool).
+HEAP_OBSERVATIONS = {"atari": 2, "combinatorial": 3}
+
+
 def _frame_bytes(spec: Any) -> int:
-    """Atari: the env keeps its frame stack and a frame being resized, about
-    two observations (a stack of 4 84x84 frames: 56 KiB)."""
-    if spec.entry.family != "atari":
-        return 0
-    return 2 * sum(_field_bytes(d) for d in spec._desc["obs"])
+    """The heap an env keeps that grows with its observation (see above)."""
+    k = HEAP_OBSERVATIONS.get(spec.entry.family, 0)
+    return k * sum(_field_bytes(d) for d in spec._desc["obs"]) if k else 0
 
 
 # The GPU pool (cpp/cuda/batched_pool.h): per env, state (at most 4 float64
