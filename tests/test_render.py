@@ -239,3 +239,21 @@ def test_gymnasium_make_vec_and_gym_front_ends_render() -> None:
     gym.reset()
     assert gym.render(env_ids=[1]).shape == (1, 400, 600, 3)
     gym.close()
+
+
+def test_no_opengl_backend_says_what_to_install(tmp_path) -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import envpool_x\n"
+        "e = envpool_x.make_gymnasium('Hopper-v5', render_mode='rgb_array'); e.reset()\n"
+        "try:\n    e.render()\nexcept RuntimeError as ex:\n    print(ex)\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    env["MUJOCO_GL"] = "glfw"  # no display: GLFW cannot make a context
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300
+    )
+    assert "could not render with MUJOCO_GL=glfw" in out.stdout, out.stdout + out.stderr
+    assert "apt-get install libosmesa6" in out.stdout
