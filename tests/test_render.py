@@ -257,3 +257,20 @@ def test_no_opengl_backend_says_what_to_install(tmp_path) -> None:
     )
     assert "could not render with MUJOCO_GL=glfw" in out.stdout, out.stdout + out.stderr
     assert "apt-get install libosmesa6" in out.stdout
+
+
+def test_gymnasium_single_env_view() -> None:
+    pool = envpool_x.make_gymnasium("CartPole-v1", num_envs=3, render_mode="rgb_array")
+    env = pool.single_env(2)
+    obs, info = env.reset(seed=5)
+    assert obs.shape == (4,) and int(info["env_id"]) == 2
+    obs, reward, terminated, truncated, _ = env.step(1)
+    assert obs.shape == (4,) and reward == 1.0 and not truncated and terminated in (True, False)
+    assert env.render().shape == (400, 600, 3)
+    with pytest.raises(ValueError, match="out of range"):
+        pool.single_env(3)
+    with pytest.raises(TypeError):
+        pool.single_env(1.0)
+    env.close()
+    with pytest.raises(ValueError, match="batch_size"):
+        envpool_x.make_gymnasium("CartPole-v1", num_envs=4, batch_size=2).single_env()

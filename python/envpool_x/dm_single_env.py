@@ -26,20 +26,10 @@ class DmSingleEnv(dm_env.Environment):  # type: ignore[misc]
     def __init__(self, pool: Any, index: int = 0) -> None:
         """``pool``: a :class:`~envpool_x.DmEnvPool` (not imported here: it
         imports this module); ``index``: the env of the pool to present."""
-        if pool.batch_size != pool.num_envs:
-            raise ValueError(
-                "single_env needs a pool whose step returns every env it names "
-                f"(batch_size == num_envs), got batch_size={pool.batch_size} of "
-                f"num_envs={pool.num_envs}"
-            )
         if pool.spec.config.device != "cpu":
             raise ValueError("single_env needs device='cpu' (it returns numpy values)")
-        if isinstance(index, bool) or not isinstance(index, (int, np.integer)):
-            raise TypeError(f"index must be an int, got {type(index).__name__}")
-        if not 0 <= int(index) < pool.num_envs:
-            raise ValueError(f"index {index} is out of range [0, {pool.num_envs})")
+        self._ids = view_ids(pool, index)
         self._pool = pool
-        self._ids = np.array([index], dtype=np.int32)
 
     def reset(self) -> dm_env.TimeStep:
         """Start a new sequence of this env; returns its FIRST TimeStep."""
@@ -78,3 +68,23 @@ class DmSingleEnv(dm_env.Environment):  # type: ignore[misc]
     def close(self) -> None:
         """Close the pool behind this view (idempotent)."""
         self._pool.close()
+
+
+def view_ids(pool: Any, index: Any) -> np.ndarray:
+    """The env-id array ``[index]`` of a one-env view of ``pool``, checked.
+
+    Raises:
+        ValueError: an async pool (its step would not return the env), or an
+            index out of range. TypeError: an index that is not an int.
+    """
+    if pool.batch_size != pool.num_envs:
+        raise ValueError(
+            "single_env needs a pool whose step returns every env it names "
+            f"(batch_size == num_envs), got batch_size={pool.batch_size} of "
+            f"num_envs={pool.num_envs}"
+        )
+    if isinstance(index, bool) or not isinstance(index, (int, np.integer)):
+        raise TypeError(f"index must be an int, got {type(index).__name__}")
+    if not 0 <= int(index) < pool.num_envs:
+        raise ValueError(f"index {index} is out of range [0, {pool.num_envs})")
+    return np.array([index], dtype=np.int32)

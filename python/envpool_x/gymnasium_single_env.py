@@ -9,6 +9,8 @@ from typing import Any
 import gymnasium
 import numpy as np
 
+from envpool_x.dm_single_env import view_ids
+
 
 class GymnasiumSingleEnv(gymnasium.Env):  # type: ignore[misc]
     """Env ``index`` of a :class:`~envpool_x.GymnasiumEnvPool` (a sync pool),
@@ -25,14 +27,8 @@ class GymnasiumSingleEnv(gymnasium.Env):  # type: ignore[misc]
     def __init__(self, pool: Any, index: int = 0) -> None:
         """``pool``: a GymnasiumEnvPool (not imported here: it imports this
         module); ``index``: the env of the pool to present."""
-        if pool.batch_size != pool.num_envs:
-            raise ValueError("single_env needs a sync pool (batch_size == num_envs)")
-        if isinstance(index, bool) or not isinstance(index, (int, np.integer)):
-            raise TypeError(f"index must be an int, got {type(index).__name__}")
-        if not 0 <= int(index) < pool.num_envs:
-            raise ValueError(f"index {index} is out of range [0, {pool.num_envs})")
+        self._ids = view_ids(pool, index)
         self._pool = pool
-        self._ids = np.array([index], dtype=np.int32)
         self.observation_space = pool.single_observation_space
         self.action_space = pool.single_action_space
         self.render_mode = pool.render_mode

@@ -80,38 +80,33 @@ def _compile(
             return 1
         return 0
 
+    # The action as the user's step takes it: an int, or a float32 array.
     if isinstance(action_space, spaces.Discrete):
 
-        @numba.cfunc(step_sig, nopython=True)
-        def c_step(state_p, action_p, obs_p, rand_p, reward_p, term_p):  # type: ignore[no-untyped-def]
-            state = numba.carray(state_p, state_shape)
-            action = numba.carray(action_p, (1,), np.int32)[0]
-            obs = numba.carray(obs_p, obs_shape, obs_dtype)
-            rand = numba.carray(rand_p, step_rand_shape)
-            try:
-                reward, terminated = user_step(state, action, obs, rand)
-            except Exception:
-                return 1
-            reward_p[0] = reward
-            term_p[0] = 1 if terminated else 0
-            return 0
+        @numba.njit
+        def load_action(action_p):  # type: ignore[no-untyped-def]
+            return numba.carray(action_p, (1,), np.int32)[0]
 
     else:
         action_shape = tuple(int(d) for d in action_space.shape or ())
 
-        @numba.cfunc(step_sig, nopython=True)
-        def c_step(state_p, action_p, obs_p, rand_p, reward_p, term_p):  # type: ignore[no-untyped-def]
-            state = numba.carray(state_p, state_shape)
-            action = numba.carray(action_p, action_shape, np.float32)
-            obs = numba.carray(obs_p, obs_shape, obs_dtype)
-            rand = numba.carray(rand_p, step_rand_shape)
-            try:
-                reward, terminated = user_step(state, action, obs, rand)
-            except Exception:
-                return 1
-            reward_p[0] = reward
-            term_p[0] = 1 if terminated else 0
-            return 0
+        @numba.njit
+        def load_action(action_p):  # type: ignore[no-untyped-def]
+            return numba.carray(action_p, action_shape, np.float32)
+
+    @numba.cfunc(step_sig, nopython=True)
+    def c_step(state_p, action_p, obs_p, rand_p, reward_p, term_p):  # type: ignore[no-untyped-def]
+        state = numba.carray(state_p, state_shape)
+        action = load_action(action_p)
+        obs = numba.carray(obs_p, obs_shape, obs_dtype)
+        rand = numba.carray(rand_p, step_rand_shape)
+        try:
+            reward, terminated = user_step(state, action, obs, rand)
+        except Exception:
+            return 1
+        reward_p[0] = reward
+        term_p[0] = 1 if terminated else 0
+        return 0
 
     return c_reset, c_step
 
