@@ -68,3 +68,19 @@ def run_python(
         f"exit {proc.returncode}\n{proc.stdout[-4000:]}\n{proc.stderr[-4000:]}"
     )
     return proc
+
+
+def ale_oracle(rom_id: str):  # type: ignore[no-untyped-def]
+    """A bare ale-py ALE with sticky actions off, reset like our Atari env's
+    first reset (the oracle of tests/test_atari.py and tests/test_render.py)."""
+    import ale_py
+
+    from envpool_x.families import atari
+
+    ale = ale_py.ALEInterface()
+    ale.setLoggerMode(ale_py.LoggerMode.Error)
+    ale.setInt("random_seed", 0)
+    ale.setFloat("repeat_action_probability", 0.0)
+    ale.loadROM(atari.rom_path(rom_id))
+    ale.reset_game()
+    return ale

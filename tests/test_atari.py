@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 import envpool_x
+from conftest import ale_oracle
 from envpool_x import _core, registration
 from envpool_x.families import atari
 
@@ -26,15 +27,7 @@ cv2 = pytest.importorskip("cv2", reason="the resize oracle needs opencv-python-h
 FIRE = 1
 
 
-def oracle(rom_id: str) -> ale_py.ALEInterface:
-    """A bare ALE with sticky actions off, reset like our env's first reset."""
-    ale = ale_py.ALEInterface()
-    ale.setLoggerMode(ale_py.LoggerMode.Error)
-    ale.setInt("random_seed", 0)
-    ale.setFloat("repeat_action_probability", 0.0)
-    ale.loadROM(atari.rom_path(rom_id))
-    ale.reset_game()
-    return ale
+oracle = ale_oracle
 
 
 def make(task: str, **kw):  # type: ignore[no-untyped-def]

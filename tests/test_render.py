@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import envpool_x
-from envpool_x.families import atari
+from conftest import ale_oracle
 
 ale_py = pytest.importorskip("ale_py")
 imageio = pytest.importorskip("imageio.v3")
@@ -33,12 +33,7 @@ def test_atari_frames_equal_ale_py() -> None:
         repeat_action_probability=0.0,
         render_mode="rgb_array",
     )
-    ale = ale_py.ALEInterface()
-    ale.setLoggerMode(ale_py.LoggerMode.Error)
-    ale.setInt("random_seed", 0)
-    ale.setFloat("repeat_action_probability", 0.0)
-    ale.loadROM(atari.rom_path("breakout"))
-    ale.reset_game()
+    ale = ale_oracle("breakout")
     actions = ale.getMinimalActionSet()
     env.reset()
     ale.act(actions[1])  # the fire reset
