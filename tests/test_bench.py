@@ -103,3 +103,27 @@ def test_raw_loops_end_episodes_at_the_pools_time_limit():
     assert cls.raw_loop(config, 2, 20, 0, 10)[1] == 2  # 10 steps each, 1 episode each
     assert cls.raw_loop(config, 1, 20, 0, 0)[1] == 0  # 0: no time limit
     assert cls.raw_loop(config, 1, 20)[1] == 0  # the default: none either
+
+
+def test_scaling_benchmark_smoke_run_writes_its_section(tmp_path):
+    """benchmarks/bench_scaling.py runs end to end (the 16-core run needs a big
+    machine; this checks the script, its table and its section, not speed)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = Path(__file__).parents[1] / "benchmarks" / "bench_scaling.py"
+    out = tmp_path / "RESULTS.md"
+    out.write_text("# Benchmark results\n\n<!-- begin: Other -->\nkept\n<!-- end: Other -->\n")
+    cmd = [sys.executable, str(script), "--quick", "--cases", "cartpole", "--threads", "1", "2"]
+    proc = subprocess.run(
+        [*cmd, "--out", str(out), "--plot", "-"], capture_output=True, text=True, timeout=300
+    )
+    assert proc.returncode == 0, proc.stderr
+    text = out.read_text()
+    assert "kept" in text and "<!-- begin: CPU scaling -->" in text
+    rows = [line for line in text.splitlines() if line.startswith("| CartPole-v1 | 256 | sync |")]
+    assert [row.split("|")[4].strip() for row in rows] == ["1", "2"]
+    for row in rows:
+        ours = float(row.split("|")[5].replace(",", ""))
+        assert math.isfinite(ours) and ours > 0
