@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/errors.h"
@@ -89,53 +90,105 @@ struct BatchedOptions {
   bool copy_results = true;         // false: every result is a view of one reused block
 };
 
-// The output fields of a pool of an env with `spec`: its observation fields,
-// reward, terminated, truncated, env_id, elapsed_step, its info fields, and in
-// same_step mode the final_* copies and the mask. env_field[f] is where the
-// env's field f (observation fields, then info fields) sits in *fields,
-// final_field[f] its final copy.
-inline void BuildOutputFields(const EnvSpec& spec, bool same_step, std::vector<OutputField>* fields,
-                              std::vector<int>* env_field, std::vector<int>* final_field) {
-  std::vector<OutputField>& out = *fields;
-  auto scalar = [](const char* name, DType d) { return OutputField{name, d, {}, ItemSize(d)}; };
-  auto field = [](const std::string& name, const ArraySpec& a) {
-    size_t bytes = ItemSize(a.dtype);
-    for (int64_t d : a.shape) bytes *= static_cast<size_t>(d);
-    return OutputField{name, a.dtype, a.shape, bytes};
-  };
-  const bool array_obs = spec.obs.size() == 1 && spec.obs[0].name == "obs";
-  std::vector<ArraySpec> env = spec.obs;
-  env.insert(env.end(), spec.info.begin(), spec.info.end());
-  if (env.size() > static_cast<size_t>(kMaxEnvFields)) {
-    throw ValueError("the GPU path takes at most " + std::to_string(kMaxEnvFields) +
-                     " observation and info fields per env");
-  }
-  auto add_env_fields = [&](size_t from, size_t to, const std::string& prefix) {
-    for (size_t f = from; f < to; ++f) {
-      env_field->push_back(static_cast<int>(out.size()));
-      out.push_back(field(array_obs && f == 0 ? "obs" : prefix + env[f].name, env[f]));
+// The output fields of a pool of an env with `spec`, and where each sits in
+// a result block: its observation fields, reward, terminated, truncated,
+// env_id, elapsed_step, its info fields, and in same_step mode the final_*
+// copies and the mask.
+class OutputLayout {
+ public:
+  static constexpr size_t kAlign = 256;
+
+  OutputLayout(const EnvSpec& spec, bool same_step) : same_step_(same_step) {
+    auto scalar = [](const char* name, DType d) { return OutputField{name, d, {}, ItemSize(d)}; };
+    auto field = [](const std::string& name, const ArraySpec& a) {
+      size_t bytes = ItemSize(a.dtype);
+      for (int64_t d : a.shape) bytes *= static_cast<size_t>(d);
+      return OutputField{name, a.dtype, a.shape, bytes};
+    };
+    const bool array_obs = spec.obs.size() == 1 && spec.obs[0].name == "obs";
+    std::vector<ArraySpec> env = spec.obs;
+    env.insert(env.end(), spec.info.begin(), spec.info.end());
+    if (env.size() > static_cast<size_t>(kMaxEnvFields)) {
+      throw ValueError("the GPU path takes at most " + std::to_string(kMaxEnvFields) +
+                       " observation and info fields per env");
     }
-  };
-  add_env_fields(0, spec.obs.size(), "obs/");
-  out.push_back(scalar("reward", DType::kFloat32));
-  out.push_back(scalar("terminated", DType::kBool));
-  out.push_back(scalar("truncated", DType::kBool));
-  out.push_back(scalar("env_id", DType::kInt32));
-  out.push_back(scalar("elapsed_step", DType::kInt32));
-  add_env_fields(spec.obs.size(), env.size(), "info/");
-  if (same_step) {
+    num_obs_ = static_cast<int>(spec.obs.size());
+    auto add_env_fields = [&](size_t from, size_t to, const std::string& prefix) {
+      for (size_t f = from; f < to; ++f) {
+        env_field_.push_back(fields_.size());
+        fields_.push_back(field(array_obs && f == 0 ? "obs" : prefix + env[f].name, env[f]));
+      }
+    };
+    add_env_fields(0, spec.obs.size(), "obs/");
+    const std::pair<const char*, DType> fixed[] = {{"reward", DType::kFloat32},
+                                                   {"terminated", DType::kBool},
+                                                   {"truncated", DType::kBool},
+                                                   {"env_id", DType::kInt32},
+                                                   {"elapsed_step", DType::kInt32}};
+    for (const auto& [name, dtype] : fixed) {
+      fixed_field_.push_back(fields_.size());
+      fields_.push_back(scalar(name, dtype));
+    }
+    add_env_fields(spec.obs.size(), env.size(), "info/");
+    if (!same_step) return;
     for (size_t f = 0; f < env.size(); ++f) {
-      const bool obs = f < spec.obs.size();
-      final_field->push_back(static_cast<int>(out.size()));
-      out.push_back(field((obs ? "final_obs/" : "final_info/") + env[f].name, env[f]));
+      final_field_.push_back(fields_.size());
+      fields_.push_back(
+          field((f < spec.obs.size() ? "final_obs/" : "final_info/") + env[f].name, env[f]));
       if (f + 1 == spec.obs.size()) {
-        out.push_back(scalar("final_info/env_id", DType::kInt32));
-        out.push_back(scalar("final_info/elapsed_step", DType::kInt32));
+        fixed_field_.push_back(fields_.size());
+        fields_.push_back(scalar("final_info/env_id", DType::kInt32));
+        fixed_field_.push_back(fields_.size());
+        fields_.push_back(scalar("final_info/elapsed_step", DType::kInt32));
       }
     }
-    out.push_back(scalar("_final_obs", DType::kBool));
+    fixed_field_.push_back(fields_.size());
+    fields_.push_back(scalar("_final_obs", DType::kBool));
   }
-}
+
+  const std::vector<OutputField>& fields() const { return fields_; }
+
+  // Bytes of a block of `rows` rows (each field 256-byte aligned); fills
+  // offsets when given.
+  size_t BlockBytes(int64_t rows, std::vector<size_t>* offsets) const {
+    size_t at = 0;
+    for (const OutputField& f : fields_) {
+      if (offsets) offsets->push_back(at);
+      at += (f.row_bytes * rows + kAlign - 1) / kAlign * kAlign;
+    }
+    return at;
+  }
+
+  // Points a launch's outputs at a block starting at `base`.
+  void Wire(uint8_t* base, const std::vector<size_t>& offsets, Outputs* out) const {
+    auto at = [&](size_t i) { return base + offsets[fixed_field_[i]]; };
+    out->num_fields = static_cast<int32_t>(env_field_.size());
+    out->num_obs_fields = num_obs_;
+    for (size_t f = 0; f < env_field_.size(); ++f) {
+      out->field[f] = base + offsets[env_field_[f]];
+      out->row_bytes[f] = static_cast<int64_t>(fields_[env_field_[f]].row_bytes);
+      if (same_step_) out->final_field[f] = base + offsets[final_field_[f]];
+    }
+    out->reward = reinterpret_cast<float*>(at(0));
+    out->terminated = reinterpret_cast<bool*>(at(1));
+    out->truncated = reinterpret_cast<bool*>(at(2));
+    out->env_id = reinterpret_cast<int32_t*>(at(3));
+    out->elapsed_step = reinterpret_cast<int32_t*>(at(4));
+    if (same_step_) {
+      out->final_env_id = reinterpret_cast<int32_t*>(at(5));
+      out->final_elapsed_step = reinterpret_cast<int32_t*>(at(6));
+      out->final_mask = reinterpret_cast<bool*>(at(7));
+    }
+  }
+
+ private:
+  bool same_step_;
+  int num_obs_ = 0;
+  std::vector<OutputField> fields_;
+  std::vector<size_t> env_field_;    // where env field f (obs, then info) sits
+  std::vector<size_t> final_field_;  // same_step: its final_* copy
+  std::vector<size_t> fixed_field_;  // reward ... elapsed_step, then the final ones
+};
 
 }  // namespace batched
 }  // namespace envpool_x

@@ -26,7 +26,6 @@ namespace batched {
 
 class BatchedPool {
  public:
-  static constexpr size_t kAlign = 256;
   // Largest batch: 2^31 - 1 rows would overflow int32 env ids.
   static constexpr int64_t kMaxEnvs = int64_t{1} << 30;
 
@@ -51,17 +50,7 @@ class BatchedPool {
     if (kind_ == EnvKind::kTsp && cfg.String("mode") != "2opt") {
       action_rule_ = ", naming a city not yet visited (action_mask 1)";
     }
-    BuildOutputFields(spec, opt_.autoreset == Autoreset::kSameStep, &fields_, &env_field_,
-                      &final_field_);
-    num_obs_fields_ = static_cast<int>(spec.obs.size());
-    for (const char* name : {"reward", "terminated", "truncated", "env_id", "elapsed_step"}) {
-      fixed_field_.push_back(FieldIndex(name));
-    }
-    if (opt_.autoreset == Autoreset::kSameStep) {
-      for (const char* name : {"final_info/env_id", "final_info/elapsed_step", "_final_obs"}) {
-        fixed_field_.push_back(FieldIndex(name));
-      }
-    }
+    layout_ = std::make_unique<OutputLayout>(spec, opt_.autoreset == Autoreset::kSameStep);
     // A failed allocation frees what was allocated before it: the caller sees
     // MemoryError and no half-built pool keeps device memory.
     try {
@@ -118,7 +107,8 @@ class BatchedPool {
     ops_->CopyToDevice(rng_key_, opt_.env_seeds.data(), sizeof(uint64_t) * n, s);
     ClearErrors(s);
     started_.assign(n, 0);
-    if (!opt_.copy_results) fixed_ = std::make_shared<Block>(ops_, BlockBytes(n, nullptr), s);
+    if (!opt_.copy_results)
+      fixed_ = std::make_shared<Block>(ops_, layout_->BlockBytes(n, nullptr), s);
     // The state above was written on the legacy default stream.
     last_stream_ = s;
   }
@@ -134,7 +124,7 @@ class BatchedPool {
   }
 
   bool closed() const { return closed_; }
-  const std::vector<OutputField>& fields() const { return fields_; }
+  const std::vector<OutputField>& fields() const { return layout_->fields(); }
   const BatchedOptions& options() const { return opt_; }
   const std::shared_ptr<DeviceOps>& ops() const { return ops_; }
   bool discrete() const { return discrete_; }
@@ -281,16 +271,6 @@ class BatchedPool {
     return static_cast<T*>(p);
   }
 
-  // Bytes of a block of `rows` rows; fills offsets when given.
-  size_t BlockBytes(int64_t rows, std::vector<size_t>* offsets) const {
-    size_t at = 0;
-    for (const OutputField& f : fields_) {
-      if (offsets) offsets->push_back(at);
-      at += (f.row_bytes * rows + kAlign - 1) / kAlign * kAlign;
-    }
-    return at;
-  }
-
   LaunchArgs Args(Op op, const std::vector<int32_t>* ids, int64_t rows, uintptr_t stream) {
     LaunchArgs a;
     a.count = rows;
@@ -313,30 +293,12 @@ class BatchedPool {
     r.rows = rows;
     r.stream = stream;
     if (opt_.copy_results) {
-      r.block = std::make_shared<Block>(ops_, BlockBytes(rows, &r.offsets), stream);
+      r.block = std::make_shared<Block>(ops_, layout_->BlockBytes(rows, &r.offsets), stream);
     } else {
-      BlockBytes(rows, &r.offsets);
+      layout_->BlockBytes(rows, &r.offsets);
       r.block = fixed_;
     }
-    uint8_t* base = r.block->ptr;
-    auto at = [&](int i) { return base + r.offsets[fixed_field_[i]]; };
-    a.out.num_fields = static_cast<int32_t>(env_field_.size());
-    a.out.num_obs_fields = num_obs_fields_;
-    for (size_t f = 0; f < env_field_.size(); ++f) {
-      a.out.field[f] = base + r.offsets[env_field_[f]];
-      a.out.row_bytes[f] = static_cast<int64_t>(fields_[env_field_[f]].row_bytes);
-      if (!final_field_.empty()) a.out.final_field[f] = base + r.offsets[final_field_[f]];
-    }
-    a.out.reward = reinterpret_cast<float*>(at(0));
-    a.out.terminated = reinterpret_cast<bool*>(at(1));
-    a.out.truncated = reinterpret_cast<bool*>(at(2));
-    a.out.env_id = reinterpret_cast<int32_t*>(at(3));
-    a.out.elapsed_step = reinterpret_cast<int32_t*>(at(4));
-    if (opt_.autoreset == Autoreset::kSameStep) {
-      a.out.final_env_id = reinterpret_cast<int32_t*>(at(5));
-      a.out.final_elapsed_step = reinterpret_cast<int32_t*>(at(6));
-      a.out.final_mask = reinterpret_cast<bool*>(at(7));
-    }
+    layout_->Wire(r.block->ptr, r.offsets, &a.out);
     ops_->Launch(kind_, a, params_, stream);
     return r;
   }
@@ -382,13 +344,6 @@ class BatchedPool {
     }
   }
 
-  size_t FieldIndex(const std::string& name) const {
-    for (size_t f = 0; f < fields_.size(); ++f) {
-      if (fields_[f].name == name) return f;
-    }
-    throw std::logic_error("no output field " + name);
-  }
-
   // get_state / set_state exist for the envs whose state is float64 words.
   void CheckWordState() const {
     if (words_ == 0) {
@@ -411,11 +366,7 @@ class BatchedPool {
   bool discrete_ = true;
   int64_t num_actions_ = 0;
   std::string action_rule_;  // what else a valid discrete action must be
-  std::vector<OutputField> fields_;
-  std::vector<int> env_field_;       // fields_ index of env field f
-  std::vector<int> final_field_;     // same_step: of its final_* copy
-  std::vector<size_t> fixed_field_;  // reward ... elapsed_step, then the final ones
-  int num_obs_fields_ = 0;
+  std::unique_ptr<OutputLayout> layout_;
   std::vector<void*> owned_;
   double* state_ = nullptr;
   uint8_t* slab_ = nullptr;
