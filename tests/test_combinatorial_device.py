@@ -198,3 +198,15 @@ def test_local_search_example_runs_on_a_device() -> None:
     out = subprocess.run(cmd, capture_output=True, text=True, timeout=120, check=True).stdout
     best = int(out.split("best cut ")[1].split()[0])
     assert 2900 < best <= 3064, out  # far above a random cut (about 2350), at most the best known
+
+
+@pytest.mark.parametrize("task, cfg", [("MaxCut-v0", {"graph": "er:20:0.3:2"}), ("TSP-v0", {})])
+def test_make_dm_on_the_reference_device(task: str, cfg: dict) -> None:
+    kw = {"num_envs": 3, "seed": 1, "max_episode_steps": 5, **cfg}
+    cpu, ref = envpool_x.make_dm(task, **kw), envpool_x.make_dm(task, device="cpu-reference", **kw)
+    a, b = cpu.reset(), ref.reset()
+    for t in range(12):  # construct: cities t % 5 (each episode ends after 5 steps)
+        assert_same(tuple(a), tuple(b), f"timestep {t}")
+        act = np.full(3, t % 5 if task == "TSP-v0" else t)
+        a, b = cpu.step(act), ref.step(act)
+    assert_same(tuple(a), tuple(b))
