@@ -195,8 +195,8 @@ def pair(problem: str, n: int, args: argparse.Namespace, rl: Any) -> tuple[Any, 
     )
 
 
-def measure(side: Any, args: argparse.Namespace) -> list[float] | str:
-    """Throughputs of ``side`` per round, or why it was skipped."""
+def plan(side: Any, args: argparse.Namespace) -> list[float] | str:
+    """Slots for the throughputs of ``side`` per round, or why it is skipped."""
     need = side.memory_bytes()
     if need > args.max_gb * GiB:
         return f"skipped ({need / GiB:.1f} GiB > --max-gb)"
@@ -216,7 +216,7 @@ def main(argv: list[str] | None = None) -> None:
     for problem in args.problems.split(","):
         for n in (int(v) for v in args.envs.split(",")):
             sides = pair(problem, n, args, rl)
-            results: list[list[float] | str] = [measure(s, args) for s in sides]
+            results: list[list[float] | str] = [plan(s, args) for s in sides]
             steps = [
                 s.start() if isinstance(r, list) else None
                 for s, r in zip(sides, results, strict=True)
