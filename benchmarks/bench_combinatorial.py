@@ -230,7 +230,10 @@ def main(argv: list[str] | None = None) -> None:
                     side.stop()
             med = [statistics.median(r) if isinstance(r, list) else r for r in results]
             cells = [f"{m:,.0f}" if isinstance(m, float) else m for m in med]
-            ratio = f"{med[0] / med[1]:.1f}x" if all(isinstance(m, float) for m in med) else "-"
+            ours, theirs = med
+            ratio = "-"
+            if isinstance(ours, float) and isinstance(theirs, float):
+                ratio = f"{ours / theirs:.1f}x"
             print(f"| {problem} | {n:,} | {cells[0]} | {cells[1]} | {ratio} |", flush=True)
 
 
