@@ -47,9 +47,6 @@ class BatchedPool {
       discrete_ = K::kDiscrete;
     });
     num_actions_ = spec.action.discrete ? spec.action.n : 0;
-    if (kind_ == EnvKind::kTsp && cfg.String("mode") != "2opt") {
-      action_rule_ = ", naming a city not yet visited (action_mask 1)";
-    }
     layout_ = std::make_unique<OutputLayout>(spec, opt_.autoreset == Autoreset::kSameStep);
     // A failed allocation frees what was allocated before it: the caller sees
     // MemoryError and no half-built pool keeps device memory.
@@ -83,6 +80,7 @@ class BatchedPool {
       typename K::Params p = ParamsOf<typename K::CpuEnv>::Make(ctx);
       std::memcpy(params_, &p, sizeof(p));
       slab_bytes_ = K::SlabBytes(p);
+      action_rule_ = ActionRule(p);
     });
   }
 

@@ -129,5 +129,15 @@ struct ParamsOf<Tsp> {
   }
 };
 
+// What else a valid discrete action must be, beyond its range (for the
+// error message of a recorded bad action); nothing for most envs.
+template <typename P>
+std::string ActionRule(const P&) {
+  return "";
+}
+inline std::string ActionRule(const TspKernelParams& p) {
+  return p.two_opt ? "" : ", naming a city not yet visited (action_mask 1)";
+}
+
 }  // namespace batched
 }  // namespace envpool_x
