@@ -197,7 +197,9 @@ def test_local_search_example_runs_on_a_device() -> None:
     cmd += ["--num-envs", "32", "--seconds", "2"]
     out = subprocess.run(cmd, capture_output=True, text=True, timeout=120, check=True).stdout
     best = int(out.split("best cut ")[1].split()[0])
-    assert 2900 < best <= 3064, out  # far above a random cut (about 2350), at most the best known
+    # Above any random cut (G14's: 2347 +- 34), at most the best known: the
+    # search climbed (how far in 2 s depends on the machine).
+    assert 2500 < best <= 3064, out
 
 
 @pytest.mark.parametrize("task, cfg", [("MaxCut-v0", {"graph": "er:20:0.3:2"}), ("TSP-v0", {})])
