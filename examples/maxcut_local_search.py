@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from gymnasium import spaces
@@ -29,6 +30,12 @@ import envpool_x
 #: Best known cuts of Gset graphs (BLS, as tabled by RLSolver; ../shared/data/README.md).
 BEST_KNOWN = {"G14": 3064, "G22": 13359, "G70": 9541}
 DEFAULT_GRAPH = Path(__file__).resolve().parents[2] / "shared" / "data" / "gset" / "G14.txt"
+
+
+def host(x: Any) -> np.ndarray:
+    """A result as a numpy array: with device="cuda" the env returns tensors of
+    its array backend (torch by default), which may live on the GPU."""
+    return x.cpu().numpy() if hasattr(x, "cpu") else np.asarray(x)
 
 
 def parse_args() -> argparse.Namespace:
@@ -42,7 +49,7 @@ def parse_args() -> argparse.Namespace:
     p.add_argument("--tenure", type=float, default=0.1, help="tabu tenure, fraction of n")
     p.add_argument("--restart-steps", type=int, default=0, help="flips per restart (0: 10 n)")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--device", default="cpu", help='"cpu", or "cuda" where the GPU path has it')
+    p.add_argument("--device", default="cpu", help='"cpu" or "cuda" (or "cuda:K")')
     return p.parse_args()
 
 
@@ -69,19 +76,18 @@ def main() -> None:
     tenure_lo, tenure_hi = max(1, int(args.tenure * n) // 2), max(2, int(args.tenure * n) * 3 // 2)
     tabu_until = np.zeros((num_envs, n), dtype=np.int64)
     noise = rng.random((num_envs, n), dtype=np.float32) * 0.5
-    best, best_time, target_time = int(info["best_cut"].max()), 0.0, None
+    best, best_time, target_time = int(host(info["best_cut"]).max()), 0.0, None
     target = 0.99 * best_known if best_known else None
     done = np.zeros(num_envs, dtype=bool)
     step = 0
     setup = time.perf_counter() - start
     print(f"{Path(args.graph).name}: n={n}, {num_envs} envs, setup {setup:.2f} s")
     while time.perf_counter() - start < args.seconds:
-        gain = np.asarray(obs["gain"])
-        cut = np.asarray(info["cut"])
+        gain = host(obs["gain"])
+        cut = host(info["cut"])
+        best_cut = host(info["best_cut"])
         # Tabu moves are allowed only when they beat the episode's best cut.
-        allowed = (tabu_until <= step) | (
-            cut[:, None] + gain > np.asarray(info["best_cut"])[:, None]
-        )
+        allowed = (tabu_until <= step) | (cut[:, None] + gain > best_cut[:, None])
         score = np.where(allowed, gain + noise, -np.inf)
         action = score.argmax(axis=1)
         obs, _, terminated, truncated, info = env.step(action)
@@ -90,8 +96,8 @@ def main() -> None:
         if done.any():  # these envs were reset by this step: a random restart
             tabu_until[done] = 0
             noise[done] = rng.random((int(done.sum()), n), dtype=np.float32) * 0.5
-        done = np.asarray(terminated) | np.asarray(truncated)
-        now_best = int(np.asarray(info["best_cut"]).max())
+        done = host(terminated) | host(truncated)
+        now_best = int(host(info["best_cut"]).max())
         if now_best > best:
             best, best_time = now_best, time.perf_counter() - start
             if target is not None and target_time is None and best >= target:

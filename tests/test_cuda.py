@@ -90,6 +90,46 @@ def test_gpu_matches_cpu(task, mode):
     gpu._pool.check_errors()
 
 
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize(
+    "task, cfg",
+    [
+        ("MaxCut-v0", {"graph": "er:200:0.05:3"}),
+        ("TSP-v0", {"num_nodes": 30, "mode": "2opt"}),
+        ("TSP-v0", {"num_nodes": 30}),
+    ],
+)
+def test_gpu_combinatorial_matches_cpu(task, cfg, mode):
+    """MaxCut's integer cut arithmetic is exact; TSP's distances are one
+    correctly rounded sqrt each on both sides (compared with the tolerance)."""
+    torch = pytest.importorskip("torch")
+    from test_device_reference import assert_same
+
+    n = 512
+    kw = {"num_envs": n, "seed": 7, "autoreset_mode": mode, "max_episode_steps": 40, **cfg}
+    cpu = envpool_x.make_gymnasium(task, **kw)
+    gpu = envpool_x.make_gymnasium(task, device="cuda", array_backend="torch", **kw)
+    check = assert_same if task == "MaxCut-v0" else assert_close
+    rng = np.random.default_rng(0)
+    a = cpu.reset()
+    check(a, to_numpy(gpu.reset()))
+    for t in range(60):
+        if "action_mask" in a[-1]:  # construct: a random unvisited city (any when done)
+            mask = a[-1]["action_mask"].astype(bool)
+            mask[~mask.any(axis=1)] = True
+            act = np.array([rng.choice(np.flatnonzero(m)) for m in mask])
+        else:
+            act = draw_actions(cpu.single_action_space, n, rng)
+        a = cpu.step(act)
+        check(a, to_numpy(gpu.step(torch.from_numpy(act).cuda())), f"step {t}")
+        if mode == "disabled":
+            done = np.flatnonzero(a[2] | a[3])
+            if done.size:
+                # A reset env has visited nothing: any city is legal next.
+                check(cpu.reset(env_id=done), to_numpy(gpu.reset(env_id=done)))
+    gpu._pool.check_errors()
+
+
 def test_gpu_subset_steps_seeded_resets_and_numpy_actions():
     pytest.importorskip("torch")  # the default array_backend
     n = 64

@@ -159,6 +159,7 @@ class PyBatchedPool {
   }
   bool closed() const { return pool_->closed(); }
   const std::vector<std::string>& names() const { return names_; }
+  int64_t slab_bytes() const { return pool_->slab_bytes(); }
   py::tuple Device() const {
     return py::make_tuple(pool_->ops()->device_type(), pool_->ops()->device_id());
   }
@@ -303,6 +304,8 @@ void BindBatched(py::module_& m) {
       .def("close", &PyBatchedPool::Close)
       .def_property_readonly("closed", &PyBatchedPool::closed)
       .def_property_readonly("field_names", &PyBatchedPool::names)
+      .def_property_readonly("slab_bytes", &PyBatchedPool::slab_bytes,
+                             "Device bytes of one env's array state (0: word state only).")
       .def_property_readonly("device", &PyBatchedPool::Device)
       .def_static("kinds", &KindNames);
   m.def("_dlpack_inspect", &InspectDlpack, py::arg("obj"), py::arg("device_type"),

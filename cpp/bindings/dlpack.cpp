@@ -41,6 +41,14 @@ dlpack::DLDataType ToDl(DType d) {
       return {dlpack::kDLFloat, 32, 1};
     case DType::kInt32:
       return {dlpack::kDLInt, 32, 1};
+    case DType::kInt8:
+      return {dlpack::kDLInt, 8, 1};
+    case DType::kUInt8:
+      return {dlpack::kDLUInt, 8, 1};
+    case DType::kInt64:
+      return {dlpack::kDLInt, 64, 1};
+    case DType::kFloat64:
+      return {dlpack::kDLFloat, 64, 1};
     default:
       throw std::logic_error("no DLPack type for this output field");
   }

@@ -16,117 +16,16 @@
 #include "core/errors.h"
 #include "core/random.h"
 #include "core/spec.h"
+#include "cuda/batched_fields.h"
 #include "cuda/device_ops.h"
 #include "cuda/kernel_body.h"
+#include "cuda/kernel_params.h"
 
 namespace envpool_x {
 namespace batched {
 
-// Env parameters from a config, as the CPU env classes build them.
-template <typename K>
-typename K::Params MakeParams(const Config& cfg);
-template <>
-inline CartPoleKernel::Params MakeParams<CartPoleKernel>(const Config& cfg) {
-  CartPoleKernel::Params p;
-  p.sutton_barto_reward = cfg.Bool("sutton_barto_reward");
-  return p;
-}
-template <>
-inline PendulumKernel::Params MakeParams<PendulumKernel>(const Config& cfg) {
-  PendulumKernel::Params p;
-  p.SetGravity(cfg.Double("g"));
-  return p;
-}
-template <>
-inline MountainCarKernel::Params MakeParams<MountainCarKernel>(const Config& cfg) {
-  MountainCarKernel::Params p;
-  p.goal_velocity = cfg.Double("goal_velocity");
-  return p;
-}
-template <>
-inline MountainCarContinuousKernel::Params MakeParams<MountainCarContinuousKernel>(
-    const Config& cfg) {
-  MountainCarContinuousKernel::Params p;
-  p.goal_velocity = cfg.Double("goal_velocity");
-  return p;
-}
-template <>
-inline AcrobotKernel::Params MakeParams<AcrobotKernel>(const Config&) {
-  return AcrobotKernel::Params{};
-}
-
-// The C++ pool names (CartPole, ...) of the envs the GPU path has.
-inline std::vector<std::string> KindNames() {
-  std::vector<std::string> names;
-  for (EnvKind k : kAllKinds) {
-    VisitKind(k, [&](auto tag) { names.push_back(decltype(tag)::Kernel::CpuEnv::kName); });
-  }
-  return names;
-}
-
-inline EnvKind ParseEnvKind(const std::string& pool_name) {
-  std::vector<std::string> names = KindNames();
-  std::string all;
-  for (size_t i = 0; i < names.size(); ++i) {
-    if (names[i] == pool_name) return kAllKinds[i];
-    all += (i ? ", " : "") + names[i];
-  }
-  throw ValueError("the GPU path has no kernel for '" + pool_name + "'; it has " + all);
-}
-
-// One output field: its per-env shape and where it sits in a result block.
-struct OutputField {
-  std::string name;
-  DType dtype;
-  std::vector<int64_t> shape;  // one env's row
-  size_t row_bytes = 0;
-};
-
-// One device allocation holding every output field of a launch. Freed when
-// the last exported tensor that references it is released, on the stream of
-// its last consumer (so work that consumer queued before is not cut short).
-struct Block {
-  Block(std::shared_ptr<DeviceOps> o, size_t bytes, uintptr_t stream)
-      : ops(std::move(o)), free_stream(stream) {
-    ptr = static_cast<uint8_t*>(ops->Alloc(bytes, stream));
-  }
-  ~Block() { ops->Free(ptr, free_stream.load()); }
-  Block(const Block&) = delete;
-  Block& operator=(const Block&) = delete;
-
-  std::shared_ptr<DeviceOps> ops;
-  uint8_t* ptr = nullptr;
-  std::atomic<uintptr_t> free_stream;
-};
-
-// A launch's outputs: `rows` rows of every field, field f at block->ptr +
-// offsets[f]; ready once the work queued on `stream` has run.
-struct Result {
-  std::shared_ptr<Block> block;
-  std::vector<size_t> offsets;
-  int64_t rows = 0;
-  uintptr_t stream = 0;
-};
-
-// An action array the caller hands over: on the host (copied to the device
-// once, or used in place by HostOps) or already in device memory.
-struct ActionInput {
-  const void* data = nullptr;
-  ActionType type = ActionType::kInt32;
-  bool on_host = true;
-};
-
-struct BatchedOptions {
-  int64_t num_envs = 1;
-  int32_t max_episode_steps = 0;
-  Autoreset autoreset = Autoreset::kNextStep;
-  std::vector<uint64_t> env_seeds;  // one per env
-  bool copy_results = true;         // false: every result is a view of one reused block
-};
-
 class BatchedPool {
  public:
-  static constexpr size_t kAlign = 256;
   // Largest batch: 2^31 - 1 rows would overflow int32 env ids.
   static constexpr int64_t kMaxEnvs = int64_t{1} << 30;
 
@@ -140,21 +39,20 @@ class BatchedPool {
       throw ValueError("need one seed per env: got " + std::to_string(opt_.env_seeds.size()) +
                        " seeds for num_envs=" + std::to_string(n));
     }
+    EnvSpec spec;
     VisitKind(kind_, [&](auto tag) {
       using K = typename decltype(tag)::Kernel;
-      static_assert(std::is_trivially_copyable_v<typename K::Params>);
-      static_assert(sizeof(typename K::Params) <= sizeof(params_));
-      typename K::Params p = MakeParams<K>(cfg);
-      std::memcpy(params_, &p, sizeof(p));
+      spec = K::CpuEnv::Spec(cfg);
       words_ = K::kWords;
-      obs_dim_ = K::kObs;
       discrete_ = K::kDiscrete;
-      num_actions_ = K::kNumActions;
     });
-    BuildFields();
+    num_actions_ = spec.action.discrete ? spec.action.n : 0;
+    layout_ = std::make_unique<OutputLayout>(spec, opt_.autoreset == Autoreset::kSameStep);
     // A failed allocation frees what was allocated before it: the caller sees
     // MemoryError and no half-built pool keeps device memory.
     try {
+      owned_.reserve(32);  // no push_back below may throw after an allocation
+      MakeParams(cfg);
       AllocateState(n);
     } catch (...) {
       for (void* p : owned_) ops_->Free(p, 0);
@@ -166,10 +64,30 @@ class BatchedPool {
   ~BatchedPool() { Close(); }
 
  private:
+  // The adapter's Params, with any shared instance uploaded to the device.
+  void MakeParams(const Config& cfg) {
+    ParamContext ctx{cfg, opt_.num_envs, opt_.max_episode_steps,
+                     [this](const void* host, size_t bytes) {
+                       void* p = ops_->Alloc(bytes, 0);
+                       owned_.push_back(p);
+                       ops_->CopyToDevice(p, host, bytes, 0);
+                       return p;
+                     }};
+    VisitKind(kind_, [&](auto tag) {
+      using K = typename decltype(tag)::Kernel;
+      static_assert(std::is_trivially_copyable_v<typename K::Params>);
+      static_assert(sizeof(typename K::Params) <= sizeof(params_));
+      typename K::Params p = ParamsOf<typename K::CpuEnv>::Make(ctx);
+      std::memcpy(params_, &p, sizeof(p));
+      slab_bytes_ = K::SlabBytes(p);
+      action_rule_ = ActionRule(p);
+    });
+  }
+
   void AllocateState(int64_t n) {
-    owned_.reserve(16);  // no push_back below may throw after an allocation
     const uintptr_t s = 0;
     state_ = Alloc<double>(n * words_);
+    slab_ = Alloc<uint8_t>(n * slab_bytes_);
     rng_key_ = Alloc<uint64_t>(n);
     rng_counter_ = Alloc<uint64_t>(n);
     elapsed_ = Alloc<int32_t>(n);
@@ -180,13 +98,15 @@ class BatchedPool {
     mask_ = Alloc<uint8_t>(n);
     actions_ = Alloc<uint8_t>(n * 8);
     ops_->Memset(state_, 0, sizeof(double) * n * words_, s);
+    ops_->Memset(slab_, 0, static_cast<size_t>(n * slab_bytes_), s);
     ops_->Memset(rng_counter_, 0, sizeof(uint64_t) * n, s);
     ops_->Memset(elapsed_, 0, sizeof(int32_t) * n, s);
     ops_->Memset(flags_, 0, n, s);
     ops_->CopyToDevice(rng_key_, opt_.env_seeds.data(), sizeof(uint64_t) * n, s);
     ClearErrors(s);
     started_.assign(n, 0);
-    if (!opt_.copy_results) fixed_ = std::make_shared<Block>(ops_, BlockBytes(n, nullptr), s);
+    if (!opt_.copy_results)
+      fixed_ = std::make_shared<Block>(ops_, layout_->BlockBytes(n, nullptr), s);
     // The state above was written on the legacy default stream.
     last_stream_ = s;
   }
@@ -202,12 +122,12 @@ class BatchedPool {
   }
 
   bool closed() const { return closed_; }
-  const std::vector<OutputField>& fields() const { return fields_; }
+  const std::vector<OutputField>& fields() const { return layout_->fields(); }
   const BatchedOptions& options() const { return opt_; }
   const std::shared_ptr<DeviceOps>& ops() const { return ops_; }
   bool discrete() const { return discrete_; }
-  int num_actions() const { return num_actions_; }
-  int obs_dim() const { return obs_dim_; }
+  int64_t num_actions() const { return num_actions_; }
+  int64_t slab_bytes() const { return slab_bytes_; }
 
   // One step of `ids` (nullptr: every env, row k = env k). Here and in the
   // resets, ids are checked for range and repeats by the caller (EnvIdSet).
@@ -286,8 +206,9 @@ class BatchedPool {
     ClearErrors(stream);
     const std::string env = std::to_string(e[1]);
     if (e[0] & kErrBadAction) {
-      std::string want = discrete_ ? "integers in [0, " + std::to_string(num_actions_) + ")"
-                                   : std::string("finite numbers");
+      std::string want =
+          discrete_ ? "integers in [0, " + std::to_string(num_actions_) + ")" + action_rule_
+                    : std::string("finite numbers");
       throw ValueError("env " + env +
                        " got an invalid action in a step since the last check (actions must "
                        "be " +
@@ -303,6 +224,7 @@ class BatchedPool {
   // Test hooks (synchronise): one env's state, in the CPU env's layout.
   std::vector<double> GetState(int64_t env, uintptr_t stream) {
     CheckEnv(env);
+    CheckWordState();
     UseStream(stream);
     std::vector<double> w(words_);
     for (int i = 0; i < words_; ++i) {
@@ -314,15 +236,17 @@ class BatchedPool {
 
   void SetState(int64_t env, const std::vector<double>& s, uintptr_t stream) {
     CheckEnv(env);
+    CheckWordState();
     std::vector<double> w = s;
     VisitKind(kind_, [&](auto tag) {
       using K = typename decltype(tag)::Kernel;
-      const size_t want = std::is_same_v<K, MountainCarContinuousKernel> ? 2 : K::kWords;
+      constexpr bool kFlagged = std::is_same_v<typename K::CpuEnv, MountainCarContinuous>;
+      const size_t want = kFlagged ? 2 : K::kWords;
       if (s.size() != want) {
         throw ValueError("state must have " + std::to_string(want) + " values, got " +
                          std::to_string(s.size()));
       }
-      if constexpr (std::is_same_v<K, MountainCarContinuousKernel>) {
+      if constexpr (kFlagged) {
         // As the CPU env: values that are not both float32 are a fresh float64 state.
         auto f32 = [](double x) { return static_cast<double>(static_cast<float>(x)) == x; };
         w.push_back(f32(s[0]) && f32(s[1]) ? 0.0 : 1.0);
@@ -345,41 +269,15 @@ class BatchedPool {
     return static_cast<T*>(p);
   }
 
-  void BuildFields() {
-    auto scalar = [](const char* name, DType d) { return OutputField{name, d, {}, ItemSize(d)}; };
-    fields_.push_back(OutputField{"obs", DType::kFloat32, {obs_dim_}, sizeof(float) * obs_dim_});
-    fields_.push_back(scalar("reward", DType::kFloat32));
-    fields_.push_back(scalar("terminated", DType::kBool));
-    fields_.push_back(scalar("truncated", DType::kBool));
-    fields_.push_back(scalar("env_id", DType::kInt32));
-    fields_.push_back(scalar("elapsed_step", DType::kInt32));
-    if (opt_.autoreset == Autoreset::kSameStep) {
-      OutputField f = fields_[0];
-      f.name = "final_obs/obs";
-      fields_.push_back(f);
-      fields_.push_back(scalar("final_info/env_id", DType::kInt32));
-      fields_.push_back(scalar("final_info/elapsed_step", DType::kInt32));
-      fields_.push_back(scalar("_final_obs", DType::kBool));
-    }
-  }
-
-  // Bytes of a block of `rows` rows; fills offsets when given.
-  size_t BlockBytes(int64_t rows, std::vector<size_t>* offsets) const {
-    size_t at = 0;
-    for (const OutputField& f : fields_) {
-      if (offsets) offsets->push_back(at);
-      at += (f.row_bytes * rows + kAlign - 1) / kAlign * kAlign;
-    }
-    return at;
-  }
-
   LaunchArgs Args(Op op, const std::vector<int32_t>* ids, int64_t rows, uintptr_t stream) {
     LaunchArgs a;
     a.count = rows;
     a.op = op;
     a.autoreset = opt_.autoreset;
     a.max_episode_steps = opt_.max_episode_steps;
-    a.env = EnvArrays{opt_.num_envs, state_, rng_key_, rng_counter_, elapsed_, flags_};
+    a.num_actions = num_actions_;
+    a.env = EnvArrays{opt_.num_envs, state_,       slab_,    slab_bytes_,
+                      rng_key_,      rng_counter_, elapsed_, flags_};
     a.errors = errors_;
     if (ids) {
       ops_->CopyToDevice(ids_, ids->data(), sizeof(int32_t) * rows, stream);
@@ -393,25 +291,12 @@ class BatchedPool {
     r.rows = rows;
     r.stream = stream;
     if (opt_.copy_results) {
-      r.block = std::make_shared<Block>(ops_, BlockBytes(rows, &r.offsets), stream);
+      r.block = std::make_shared<Block>(ops_, layout_->BlockBytes(rows, &r.offsets), stream);
     } else {
-      BlockBytes(rows, &r.offsets);
+      layout_->BlockBytes(rows, &r.offsets);
       r.block = fixed_;
     }
-    uint8_t* base = r.block->ptr;
-    auto at = [&](int f) { return base + r.offsets[f]; };
-    a.out.obs = reinterpret_cast<float*>(at(0));
-    a.out.reward = reinterpret_cast<float*>(at(1));
-    a.out.terminated = reinterpret_cast<bool*>(at(2));
-    a.out.truncated = reinterpret_cast<bool*>(at(3));
-    a.out.env_id = reinterpret_cast<int32_t*>(at(4));
-    a.out.elapsed_step = reinterpret_cast<int32_t*>(at(5));
-    if (opt_.autoreset == Autoreset::kSameStep) {
-      a.out.final_obs = reinterpret_cast<float*>(at(6));
-      a.out.final_env_id = reinterpret_cast<int32_t*>(at(7));
-      a.out.final_elapsed_step = reinterpret_cast<int32_t*>(at(8));
-      a.out.final_mask = reinterpret_cast<bool*>(at(9));
-    }
+    layout_->Wire(r.block->ptr, r.offsets, &a.out);
     ops_->Launch(kind_, a, params_, stream);
     return r;
   }
@@ -457,6 +342,15 @@ class BatchedPool {
     }
   }
 
+  // get_state / set_state exist for the envs whose state is float64 words.
+  void CheckWordState() const {
+    if (words_ == 0) {
+      throw ValueError(
+          "get_state / set_state are not available on the GPU path for this env "
+          "(its state is per-env arrays)");
+    }
+  }
+
   void CheckOpen() const {
     if (closed_) throw StateError("the env is closed");
   }
@@ -466,12 +360,14 @@ class BatchedPool {
   std::shared_ptr<DeviceOps> ops_;
   alignas(16) unsigned char params_[256] = {};
   int words_ = 0;
-  int obs_dim_ = 0;
+  int64_t slab_bytes_ = 0;
   bool discrete_ = true;
-  int num_actions_ = 0;
-  std::vector<OutputField> fields_;
+  int64_t num_actions_ = 0;
+  std::string action_rule_;  // what else a valid discrete action must be
+  std::unique_ptr<OutputLayout> layout_;
   std::vector<void*> owned_;
   double* state_ = nullptr;
+  uint8_t* slab_ = nullptr;
   uint64_t* rng_key_ = nullptr;
   uint64_t* rng_counter_ = nullptr;
   int32_t* elapsed_ = nullptr;

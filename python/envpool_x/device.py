@@ -1,4 +1,4 @@
-"""The GPU path: classic-control envs stepped by one CUDA kernel per step.
+"""The GPU path: envs stepped by one CUDA kernel per step (classic control, MaxCut, TSP).
 
 ``make_gymnasium(task, num_envs=N, device="cuda")`` (or ``"cuda:K"``) gives the
 same front ends as the CPU engine, backed by :class:`DevicePool`: state lives on
@@ -215,19 +215,21 @@ class DevicePool:
     # -- results ---------------------------------------------------------------
     def _pack(self, arrays: tuple[Any, ...], stream: int) -> Any:
         d = dict(zip(self._names, self._tensors(arrays, stream), strict=True))
+        obs = _obs(d, "obs")
         info: dict[str, Any] = {"env_id": d["env_id"], "elapsed_step": d["elapsed_step"]}
+        info.update(_group(d, "info/"))
         if "_final_obs" in d:
             mask = d["_final_obs"]
-            info["final_obs"] = d["final_obs/obs"]
-            info["final_info"] = {
-                "env_id": d["final_info/env_id"],
-                "_env_id": mask,
-                "elapsed_step": d["final_info/elapsed_step"],
-                "_elapsed_step": mask,
-            }
+            info["final_obs"] = (
+                d["final_obs/obs"] if "final_obs/obs" in d else _group(d, "final_obs/")
+            )
+            final_info = _group(d, "final_info/")
+            for key in list(final_info):
+                final_info[f"_{key}"] = mask
+            info["final_info"] = final_info
             info["_final_obs"] = mask
             info["_final_info"] = mask
-        return d["obs"], d["reward"], d["terminated"], d["truncated"], info
+        return obs, d["reward"], d["terminated"], d["truncated"], info
 
     def _tensors(self, arrays: tuple[Any, ...], stream: int) -> list[Any]:
         if self.backend == "torch":
@@ -268,6 +270,21 @@ class DevicePool:
         mid = xp.where(terminated | truncated, 2, 1)
         step_type = xp.where(elapsed == 0, 0, mid).astype(np.int32)
         return step_type, (~terminated).astype(np.float32)
+
+
+def _obs(d: dict[str, Any], name: str) -> Any:
+    """The observation (``name``: "obs" or "final_obs"): one array ("obs",
+    "final_obs/obs"), or a dict of the fields named ``name/key``."""
+    if name in d:
+        return d[name]
+    if f"{name}/obs" in d:
+        return d[f"{name}/obs"]
+    return _group(d, f"{name}/")
+
+
+def _group(d: dict[str, Any], prefix: str) -> dict[str, Any]:
+    """The entries of ``d`` named ``prefix + key``, by key (in field order)."""
+    return {k[len(prefix) :]: v for k, v in d.items() if k.startswith(prefix)}
 
 
 def _torch_tensors(arrays: tuple[Any, ...], stream: int) -> list[Any]:

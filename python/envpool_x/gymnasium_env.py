@@ -119,14 +119,13 @@ class GymnasiumEnvPool(gymnasium.vector.VectorEnv, gymnasium.Env):  # type: igno
             host_mask = np.zeros(self.num_envs, dtype=bool)
             host_mask[ids] = True
             mask = self._pool.from_host(host_mask)
-            info = {"env_id": info["env_id"], "elapsed_step": info["elapsed_step"]}
-            info["_env_id"] = mask
-            info["_elapsed_step"] = mask
+            info = {k: v for k, v in info.items() if not k.startswith("final")}
+            info.update({f"_{k}": mask for k in list(info)})
             return (obs, info) if self._return_info else obs
         obs, _, _, _, info = self._pool.reset(ids, seed)
         if options and "reset_mask" in options:
             obs, info = self._full_batch(ids, obs, info)
-        elif ids is None and self._track_last_obs and isinstance(obs, np.ndarray):
+        elif ids is None and self._track_last_obs and isinstance(obs, (np.ndarray, dict)):
             self._last_obs = obs
         return (obs, info) if self._return_info else obs
 
@@ -144,8 +143,7 @@ class GymnasiumEnvPool(gymnasium.vector.VectorEnv, gymnasium.Env):  # type: igno
             )
         if last is None:
             raise RuntimeError("reset(options={'reset_mask': ...}) needs a full reset() first")
-        full_obs = last.copy()
-        full_obs[ids] = obs
+        full_obs = _with_rows(last, ids, obs)
         full_info: dict[str, Any] = {}
         for key, value in info.items():
             arr = np.zeros((self.num_envs, *value.shape[1:]), dtype=value.dtype)
@@ -177,9 +175,7 @@ class GymnasiumEnvPool(gymnasium.vector.VectorEnv, gymnasium.Env):  # type: igno
             if env_id is None:
                 self._last_obs = result[0]
             else:  # a copy: the earlier array belongs to the caller now
-                last = self._last_obs.copy()
-                last[np.asarray(env_id)] = result[0]
-                self._last_obs = last
+                self._last_obs = _with_rows(self._last_obs, np.asarray(env_id), result[0])
         return result
 
     def render(self, env_ids: Any = None) -> Any:
@@ -305,3 +301,13 @@ class _TupleObsPool:
 
     def recv(self) -> Any:
         return self._split(self._inner.recv())
+
+
+def _with_rows(full: Any, ids: np.ndarray, rows: Any) -> Any:
+    """A copy of the batched observation ``full`` (an array, or a dict of them)
+    with rows ``ids`` replaced by ``rows``."""
+    if isinstance(full, dict):
+        return {k: _with_rows(v, ids, rows[k]) for k, v in full.items()}
+    out = full.copy()
+    out[ids] = rows
+    return out

@@ -103,6 +103,7 @@ def make_single_env(task_id: str, **config: Any) -> Any:
 
 
 def _register_one(entry: TaskEntry) -> None:
+    # No limit, or one that depends on the instance (set when the env is made).
     steps = None if entry.max_episode_steps == NO_TIME_LIMIT else entry.max_episode_steps
     gymnasium.register(
         id=f"{NAMESPACE}/{entry.task_id}",

@@ -182,16 +182,29 @@ _DEVICE_PER_ENV = 8 * 4 + 8 + 8 + 4 + 1 + 4 + 8 + 1 + 8
 _HOST_PER_ENV = 4 + 4 + 8 + 8 + 1  # env id tables, seeds (and a copy), started flags
 
 
+def device_slab_bytes(spec: Any) -> int:
+    """Per-env device bytes of the GPU path's array state (the slab laid out
+    by the adapters of cpp/cuda/combinatorial_kernels.h; 0 for word state)."""
+    cfg = spec.env_config
+    if spec.entry.pool_name == "MaxCut":
+        return -(-(24 + 13 * int(spec.action_space.n)) // 8) * 8
+    if spec.entry.pool_name == "Tsp":
+        cities = len(cfg["coord_values"]) // 2 or int(cfg["num_nodes"])
+        own = 0 if cfg["coord_values"] else 16 * cities
+        return -(-(32 + own + (4 if cfg["mode"] == "2opt" else 1) * cities) // 8) * 8
+    return 0
+
+
 def _device_estimate(spec: Any, n: int) -> Estimate:
     cfg = spec.config
     row = _row_bytes(spec)
     # copy_results: each call makes a block; a loop holds one while the next is made.
     blocks = 2 if cfg.copy_results else 1
-    device = n * (_DEVICE_PER_ENV + row * blocks) + 64 * KiB
+    device = n * (_DEVICE_PER_ENV + device_slab_bytes(spec) + row * blocks) + 64 * KiB
     host = n * _HOST_PER_ENV + FIXED_RESIDENT
     on_host = cfg.device == "cpu-reference"
     resident = host + (device if on_host else 0)
-    per_dev = _DEVICE_PER_ENV + row * blocks
+    per_dev = _DEVICE_PER_ENV + device_slab_bytes(spec) + row * blocks
     per_host = _HOST_PER_ENV + (per_dev if on_host else 0)
     parts = {"device arrays" if not on_host else "device arrays (host)": device, "host": host}
     return Estimate(

@@ -17,7 +17,8 @@ class TaskEntry:
     task_id: str
     pool_name: str
     family: str
-    max_episode_steps: int
+    # None: set per instance by `resolve` (see PER_INSTANCE_TIME_LIMIT).
+    max_episode_steps: int | None
     reward_threshold: float | None = None
     env_defaults: dict[str, Any] = field(default_factory=dict)
     # Fills derived env keys of a merged config at spec time (Atari: rom_path).
@@ -38,6 +39,10 @@ class TaskEntry:
 # gymnasium registers some tasks (CliffWalking, Blackjack) without a time limit;
 # EnvPool's equivalent is INT32_MAX steps.
 NO_TIME_LIMIT = 2**31 - 1
+# A task whose default time limit depends on the instance (MaxCut: twice the
+# graph's node count) registers this; its `resolve` sets max_episode_steps when
+# the user gave none. A user's explicit value, whatever it is, is kept.
+PER_INSTANCE_TIME_LIMIT = None
 
 _REGISTRY: dict[str, TaskEntry] = {}
 # Called with each entry registered after them (gymnasium's registry mirrors ours).
@@ -48,7 +53,7 @@ def register(
     task_id: str,
     pool_name: str,
     family: str,
-    max_episode_steps: int,
+    max_episode_steps: int | None,
     reward_threshold: float | None = None,
     resolve: Callable[[dict[str, Any]], None] | None = None,
     obs_tuple: bool = False,
@@ -61,7 +66,9 @@ def register(
         task_id: the public id, such as ``"CartPole-v1"``.
         pool_name: the name of the C++ pool class in ``envpool_x._core``.
         family: the family shown by ``list_all_envs`` / ``envpool-x list``.
-        max_episode_steps: default time limit (truncation) of an episode.
+        max_episode_steps: default time limit (truncation) of an episode;
+            ``PER_INSTANCE_TIME_LIMIT`` (None) when ``resolve`` derives it from
+            the instance (it must then set it whenever the user gave none).
         reward_threshold: the score at which the task counts as solved.
         resolve: called with the merged config (a dict) when a spec is made, to
             fill env keys derived from others, such as an Atari ROM's path.
@@ -78,6 +85,8 @@ def register(
     """
     if task_id in _REGISTRY:
         raise ValueError(f"task {task_id!r} is already registered")
+    if max_episode_steps is PER_INSTANCE_TIME_LIMIT and resolve is None:
+        raise ValueError(f"task {task_id!r}: a per-instance time limit needs a resolve function")
     if pool_class is None and not hasattr(_core, pool_name):
         raise KeyError(f"no C++ pool named {pool_name!r} in envpool_x._core")
     valid = (pool_class or getattr(_core, pool_name)).default_config()

@@ -107,8 +107,9 @@ def _check_device_keys(task_id: str, entry: TaskEntry, merged: dict[str, Any]) -
 
     if entry.pool_name not in _core.BatchedPool.kinds():
         raise ValueError(
-            f"device={merged['device']!r} supports the classic control tasks only "
-            f"({', '.join(_core.BatchedPool.kinds())}); {task_id} runs on device='cpu'"
+            f"device={merged['device']!r} has kernels for the classic control tasks, MaxCut "
+            f"and TSP only ({', '.join(_core.BatchedPool.kinds())}); {task_id} runs on "
+            "device='cpu'"
         )
     if merged["batch_size"] != merged["num_envs"]:
         raise ValueError(
@@ -194,7 +195,8 @@ class EnvSpec:
             raise ValueError(f"batch_size={batch_size} must not exceed num_envs={num_envs}")
         merged["batch_size"] = batch_size
         _int_key(merged, "num_threads", 0)
-        _int_key(merged, "max_episode_steps", 1)
+        if merged["max_episode_steps"] is not None or entry.max_episode_steps is not None:
+            _int_key(merged, "max_episode_steps", 1)
         if isinstance(merged["thread_affinity_offset"], bool) or not isinstance(
             merged["thread_affinity_offset"], (int, np.integer)
         ):
@@ -207,6 +209,9 @@ class EnvSpec:
         _check_device_keys(task_id, entry, merged)
         if entry.resolve is not None:
             entry.resolve(merged)
+        if merged["max_episode_steps"] is None:  # a per-instance default its resolve missed
+            raise ValueError(f"{task_id}: max_episode_steps was not set for this instance")
+        _int_key(merged, "max_episode_steps", 1)
         self._env_config = {k: merged[k] for k in env_defaults}
         # Validates the env's own keys (types) in C++ and gives its fields.
         self._desc = pool_cls.env_spec(self._env_config)

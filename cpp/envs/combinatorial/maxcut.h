@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <cstring>
 #include <memory>
 #include <string>
 #include <vector>
@@ -97,24 +96,18 @@ class MaxCut {
   }
   void SetMaxEpisodeSteps(int steps) { max_steps_ = steps; }
 
+  // ep_ points into this env's own arrays: a copy would share them.
+  MaxCut(const MaxCut&) = delete;
+  MaxCut& operator=(const MaxCut&) = delete;
+  MaxCut(MaxCut&&) = default;
+
   void Reset(Rng& rng, const StepOutput& out) {
-    if (zeros_) {
-      std::fill(x_.begin(), x_.end(), int8_t{0});
-    } else {
-      MaxCutRandomAssignment(rng, view_.n, x_.data());
-    }
-    cut_ = MaxCutInit(view_, x_.data(), gain_.data(), gain_f32_.data());
-    best_ = cut_;
-    steps_ = 0;
+    MaxCutReset(view_, rng, zeros_, ep_);
     Write(out);
   }
 
   void Step(const void* action, Rng& /*rng*/, const StepOutput& out) {
-    const int64_t delta =
-        MaxCutFlip(view_, DiscreteAction(action), x_.data(), gain_.data(), gain_f32_.data());
-    cut_ += delta;
-    best_ = std::max(best_, cut_);
-    ++steps_;
+    const int64_t delta = MaxCutStep(view_, DiscreteAction(action), ep_);
     *out.reward = static_cast<float>(delta);
     *out.terminated = false;
     Write(out);
@@ -136,8 +129,8 @@ class MaxCut {
       }
     }
     for (size_t i = 0; i < s.size(); ++i) x_[i] = static_cast<int8_t>(s[i]);
-    cut_ = MaxCutInit(view_, x_.data(), gain_.data(), gain_f32_.data());
-    best_ = std::max(best_, cut_);
+    ep_.cut = MaxCutInit(view_, x_.data(), gain_.data(), gain_f32_.data());
+    ep_.best = std::max(ep_.best, ep_.cut);
   }
 
  private:
@@ -148,16 +141,14 @@ class MaxCut {
     x_.assign(graph_->n, 0);
     gain_.assign(graph_->n, 0);
     gain_f32_.assign(graph_->n, 0.0f);
+    // The episode points into the vectors above (moving the env keeps them).
+    ep_ = MaxCutEpisode{x_.data(), gain_.data(), gain_f32_.data(), 0, 0, 0};
   }
 
   void Write(const StepOutput& out) const {
-    std::memcpy(out[assignment_], x_.data(), x_.size());
-    std::memcpy(out[gain_obs_], gain_f32_.data(), gain_f32_.size() * sizeof(float));
-    *out[progress_] =
-        max_steps_ > 0 ? std::min(1.0f, static_cast<float>(steps_) / static_cast<float>(max_steps_))
-                       : 0.0f;
-    *out[cut_info_] = cut_;
-    *out[best_info_] = best_;
+    MaxCutWrite(view_.n, ep_, max_steps_,
+                MaxCutRow{out[assignment_], out[gain_obs_], out[progress_], out[cut_info_],
+                          out[best_info_]});
   }
 
   OutputField<int8_t> assignment_;
@@ -172,9 +163,7 @@ class MaxCut {
   std::vector<int8_t> x_;
   std::vector<int64_t> gain_;
   std::vector<float> gain_f32_;
-  int64_t cut_ = 0;
-  int64_t best_ = 0;
-  int32_t steps_ = 0;
+  MaxCutEpisode ep_{};
   int32_t max_steps_ = 0;
 };
 

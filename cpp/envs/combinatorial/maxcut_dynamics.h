@@ -72,4 +72,65 @@ ENVPOOL_X_HD inline int64_t MaxCutFlip(const MaxCutGraphView& g, int32_t v, int8
   return delta;
 }
 
+// The fraction of an episode gone after `steps` of at most `max_steps` (0
+// without a time limit), as the observation shows it.
+ENVPOOL_X_HD inline float EpisodeProgress(int32_t steps, int32_t max_steps) {
+  if (max_steps <= 0) return 0.0f;
+  const float r = static_cast<float>(steps) / static_cast<float>(max_steps);
+  return r < 1.0f ? r : 1.0f;
+}
+
+// One env's episode: the assignment x, the exact gains and their float32
+// mirror (n each, the env's own arrays), the cut, the best cut of the episode
+// and the steps taken. The CPU env and the GPU adapter both step this.
+struct MaxCutEpisode {
+  int8_t* x;
+  int64_t* gain;
+  float* gain_f32;
+  int64_t cut;
+  int64_t best;
+  int32_t steps;
+};
+
+// A fresh episode: a random assignment from `rng` (all zeros with `zeros`).
+ENVPOOL_X_HD inline void MaxCutReset(const MaxCutGraphView& g, Rng& rng, bool zeros,
+                                     MaxCutEpisode& ep) {
+  if (zeros) {
+    for (int32_t i = 0; i < g.n; ++i) ep.x[i] = 0;
+  } else {
+    MaxCutRandomAssignment(rng, g.n, ep.x);
+  }
+  ep.cut = MaxCutInit(g, ep.x, ep.gain, ep.gain_f32);
+  ep.best = ep.cut;
+  ep.steps = 0;
+}
+
+// Flips node v (in range: the caller checks); returns the cut's change.
+ENVPOOL_X_HD inline int64_t MaxCutStep(const MaxCutGraphView& g, int32_t v, MaxCutEpisode& ep) {
+  const int64_t delta = MaxCutFlip(g, v, ep.x, ep.gain, ep.gain_f32);
+  ep.cut += delta;
+  if (ep.cut > ep.best) ep.best = ep.cut;
+  ++ep.steps;
+  return delta;
+}
+
+// One env's output row (the observation's assignment, gain and progress; the
+// info's cut and best cut).
+struct MaxCutRow {
+  int8_t* assignment;
+  float* gain;
+  float* progress;
+  int64_t* cut;
+  int64_t* best_cut;
+};
+
+ENVPOOL_X_HD inline void MaxCutWrite(int32_t n, const MaxCutEpisode& ep, int32_t max_steps,
+                                     const MaxCutRow& out) {
+  for (int32_t i = 0; i < n; ++i) out.assignment[i] = ep.x[i];
+  for (int32_t i = 0; i < n; ++i) out.gain[i] = ep.gain_f32[i];
+  *out.progress = EpisodeProgress(ep.steps, max_steps);
+  *out.cut = ep.cut;
+  *out.best_cut = ep.best;
+}
+
 }  // namespace envpool_x

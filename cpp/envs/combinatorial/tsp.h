@@ -94,35 +94,23 @@ class Tsp {
   void SetEnvId(int env_id) { env_id_ = env_id; }
   void SetMaxEpisodeSteps(int steps) { max_steps_ = steps; }
 
+  // ep_ points into this env's own arrays: a copy would share them.
+  Tsp(const Tsp&) = delete;
+  Tsp& operator=(const Tsp&) = delete;
+  Tsp(Tsp&&) = default;
+
   void Reset(Rng& rng, const StepOutput& out) {
-    if (random_) TspRandomCities(rng, n_, xy_.data());
-    if (two_opt_) {
-      TspRandomTour(rng, n_, tour_.data());
-      length_ = TspTourLength(Cities(), tour_.data());
-      steps_ = 0;
-    } else {
-      TspStartTour(s_, n_, visited_.data());
-    }
+    TspReset(rng, random_ ? xy_.data() : nullptr, Cities(), two_opt_, ep_);
     Write(out);
   }
 
   void Step(const void* action, Rng& /*rng*/, const StepOutput& out) {
     const int32_t a = DiscreteAction(action);
-    if (two_opt_) {
-      const double decrease = Tsp2OptMove(Cities(), tour_.data(), a / n_, a % n_);
-      length_ -= decrease;
-      ++steps_;
-      *out.reward = static_cast<float>(decrease);
-      *out.terminated = false;
-    } else {
-      if (visited_[a] != 0) {
-        throw ValueError("TSP env " + std::to_string(env_id_) + ": city " + std::to_string(a) +
-                         " is already visited (choose one whose action_mask is 1)");
-      }
-      // 0.0 - d: the first step, which travels nowhere, rewards +0.0.
-      *out.reward = static_cast<float>(0.0 - TspVisit(Cities(), s_, visited_.data(), a));
-      *out.terminated = s_.count == n_;
+    if (!TspAllowed(ep_, two_opt_, a)) {
+      throw ValueError("TSP env " + std::to_string(env_id_) + ": city " + std::to_string(a) +
+                       " is already visited (choose one whose action_mask is 1)");
     }
+    *out.reward = TspStep(Cities(), two_opt_, a, ep_, out.terminated);
     Write(out);
   }
 
@@ -130,8 +118,9 @@ class Tsp {
   // cities are not part of the state.
   std::vector<double> GetState() const {
     if (two_opt_) return std::vector<double>(tour_.begin(), tour_.end());
-    std::vector<double> s{static_cast<double>(s_.first), static_cast<double>(s_.current),
-                          static_cast<double>(s_.count)};
+    std::vector<double> s{static_cast<double>(ep_.walk.first),
+                          static_cast<double>(ep_.walk.current),
+                          static_cast<double>(ep_.walk.count)};
     s.insert(s.end(), visited_.begin(), visited_.end());
     return s;
   }
@@ -150,33 +139,25 @@ class Tsp {
       }
     }
     for (int32_t i = 0; i < n_; ++i) tour_[i] = static_cast<int32_t>(s[i]);
-    length_ = TspTourLength(Cities(), tour_.data());
+    ep_.length = TspTourLength(Cities(), tour_.data());
   }
 
  private:
   TspCities Cities() const { return TspCities{n_, xy_.data(), rounded_}; }
 
   void Write(const StepOutput& out) const {
-    float* coords = out[coords_];
-    for (int32_t i = 0; i < 2 * n_; ++i) coords[i] = static_cast<float>(xy_[i]);
+    TspRow row{out[coords_], nullptr, nullptr, nullptr,
+               nullptr,      nullptr, nullptr, out[tour_length_]};
     if (two_opt_) {
-      std::copy(tour_.begin(), tour_.end(), out[tour_obs_]);
-      *out[progress_] =
-          max_steps_ > 0
-              ? std::min(1.0f, static_cast<float>(steps_) / static_cast<float>(max_steps_))
-              : 0.0f;
-      *out[tour_length_] = length_;
+      row.tour = out[tour_obs_];
+      row.progress = out[progress_];
     } else {
-      int8_t* visited = out[visited_obs_];
-      int8_t* mask = out[mask_];
-      for (int32_t i = 0; i < n_; ++i) {
-        visited[i] = visited_[i];
-        mask[i] = static_cast<int8_t>(1 - visited_[i]);
-      }
-      *out[current_] = s_.current;
-      *out[first_] = s_.first;
-      *out[tour_length_] = s_.length;
+      row.visited = out[visited_obs_];
+      row.current = out[current_];
+      row.first = out[first_];
+      row.action_mask = out[mask_];
     }
+    TspWrite(Cities(), two_opt_, ep_, max_steps_, row);
   }
 
   int32_t n_;
@@ -194,9 +175,8 @@ class Tsp {
   std::vector<double> xy_;
   std::vector<int8_t> visited_;
   std::vector<int32_t> tour_;
-  TspTourState s_{-1, -1, 0, 0.0};
-  double length_ = 0.0;
-  int32_t steps_ = 0;
+  // Points into visited_ and tour_ (moving the env keeps them).
+  TspEpisode ep_{visited_.data(), TspTourState{-1, -1, 0, 0.0}, tour_.data(), 0.0, 0};
   int32_t max_steps_ = 0;
   int env_id_ = 0;
 };

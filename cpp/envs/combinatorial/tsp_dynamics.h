@@ -110,4 +110,87 @@ ENVPOOL_X_HD inline double Tsp2OptMove(const TspCities& c, int32_t* tour, int32_
   return decrease;
 }
 
+// One env's episode, in either mode: construct (the tour state and the
+// visited flags) or 2opt (a whole tour, its length and the steps taken). The
+// arrays (n each) are the env's own; the CPU env and the GPU adapter both
+// step this.
+struct TspEpisode {
+  int8_t* visited;  // construct
+  TspTourState walk;
+  int32_t* tour;  // 2opt
+  double length;
+  int32_t steps;
+};
+
+// A fresh episode. `own_xy` (2n values): the env's cities, drawn here when
+// they are random per reset (nullptr for a fixed instance); `c` is the view
+// of the cities the episode uses (own_xy, or the instance's).
+ENVPOOL_X_HD inline void TspReset(Rng& rng, double* own_xy, const TspCities& c, bool two_opt,
+                                  TspEpisode& ep) {
+  if (own_xy != nullptr) TspRandomCities(rng, c.n, own_xy);
+  if (two_opt) {
+    TspRandomTour(rng, c.n, ep.tour);
+    ep.length = TspTourLength(c, ep.tour);
+    ep.steps = 0;
+  } else {
+    TspStartTour(ep.walk, c.n, ep.visited);
+  }
+}
+
+// Whether the env takes action `a` (in range: the caller checks): in
+// construct mode, a city not yet visited.
+ENVPOOL_X_HD inline bool TspAllowed(const TspEpisode& ep, bool two_opt, int32_t a) {
+  return two_opt || ep.visited[a] == 0;
+}
+
+// One step of an allowed action; returns the reward.
+ENVPOOL_X_HD inline float TspStep(const TspCities& c, bool two_opt, int32_t a, TspEpisode& ep,
+                                  bool* terminated) {
+  if (two_opt) {
+    const double decrease = Tsp2OptMove(c, ep.tour, a / c.n, a % c.n);
+    ep.length -= decrease;
+    ++ep.steps;
+    *terminated = false;
+    return static_cast<float>(decrease);
+  }
+  // 0.0 - d: the first step, which travels nowhere, rewards +0.0.
+  const float reward = static_cast<float>(0.0 - TspVisit(c, ep.walk, ep.visited, a));
+  *terminated = ep.walk.count == c.n;
+  return reward;
+}
+
+// One env's output row; the fields of the other mode are nullptr.
+struct TspRow {
+  float* coords;
+  int8_t* visited;  // construct
+  int32_t* current;
+  int32_t* first;
+  int8_t* action_mask;
+  int32_t* tour;  // 2opt
+  float* progress;
+  double* tour_length;
+};
+
+ENVPOOL_X_HD inline void TspWrite(const TspCities& c, bool two_opt, const TspEpisode& ep,
+                                  int32_t max_steps, const TspRow& out) {
+  for (int32_t i = 0; i < 2 * c.n; ++i) out.coords[i] = static_cast<float>(c.xy[i]);
+  if (two_opt) {
+    for (int32_t i = 0; i < c.n; ++i) out.tour[i] = ep.tour[i];
+    *out.progress = 0.0f;
+    if (max_steps > 0) {
+      const float r = static_cast<float>(ep.steps) / static_cast<float>(max_steps);
+      *out.progress = r < 1.0f ? r : 1.0f;
+    }
+    *out.tour_length = ep.length;
+  } else {
+    for (int32_t i = 0; i < c.n; ++i) {
+      out.visited[i] = ep.visited[i];
+      out.action_mask[i] = static_cast<int8_t>(1 - ep.visited[i]);
+    }
+    *out.current = ep.walk.current;
+    *out.first = ep.walk.first;
+    *out.tour_length = ep.walk.length;
+  }
+}
+
 }  // namespace envpool_x

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from envpool_x import _core
-from envpool_x.registration import NO_TIME_LIMIT, register
+from envpool_x.registration import NO_TIME_LIMIT, PER_INSTANCE_TIME_LIMIT, register
 
 #: ``MaxCut-v0``'s graph when none is given.
 DEFAULT_GRAPH = "er:100:0.1"
@@ -258,7 +258,7 @@ def _resolve_maxcut(config: dict[str, Any]) -> None:
         if not isinstance(graph, str):
             config["graph"] = "<1 graph>" if isinstance(graph, tuple) else os.fspath(graph)
     config["graph_keys"] = keys
-    if config["max_episode_steps"] == NO_TIME_LIMIT:
+    if config["max_episode_steps"] is None:  # the default: 2n flips
         config["max_episode_steps"] = 2 * sizes[0]
 
 
@@ -270,16 +270,19 @@ def _resolve_tsp(config: dict[str, Any]) -> None:
         config["coord_values"] = [float(v) for v in xy.reshape(-1)]
         config["round_distances"] = rounded
     n = len(config["coord_values"]) // 2 or int(config["num_nodes"])
-    if config["max_episode_steps"] == NO_TIME_LIMIT and config["mode"] == "2opt":
-        config["max_episode_steps"] = n
+    if config["max_episode_steps"] is None:  # the default: N moves, or none (construct)
+        config["max_episode_steps"] = n if config["mode"] == "2opt" else NO_TIME_LIMIT
 
 
+# The default episode lengths depend on the instance (MaxCut: 2n flips; TSP:
+# N 2-opt moves, or no limit in construct mode, whose episodes end after N
+# steps): _resolve_* sets them when the user gives none.
 register(
     "MaxCut-v0",
     "MaxCut",
     "combinatorial",
-    NO_TIME_LIMIT,
+    PER_INSTANCE_TIME_LIMIT,
     resolve=_resolve_maxcut,
     graph=DEFAULT_GRAPH,
 )
-register("TSP-v0", "Tsp", "combinatorial", NO_TIME_LIMIT, resolve=_resolve_tsp)
+register("TSP-v0", "Tsp", "combinatorial", PER_INSTANCE_TIME_LIMIT, resolve=_resolve_tsp)

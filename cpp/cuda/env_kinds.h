@@ -1,0 +1,63 @@
+// The envs the batched stepper knows, and the dispatch from a run-time kind
+// to the compile-time adapter the row body is instantiated with.
+#pragma once
+
+#include <cstdint>
+
+#include "cuda/classic_kernels.h"
+#include "cuda/combinatorial_kernels.h"
+
+namespace envpool_x {
+namespace batched {
+
+// By the name of their CPU pool class (K::CpuEnv::kName).
+enum class EnvKind : int32_t {
+  kCartPole = 0,
+  kPendulum,
+  kMountainCar,
+  kMountainCarContinuous,
+  kAcrobot,
+  kMaxCut,
+  kTsp,
+};
+
+// Every kind, for lookups by name.
+constexpr EnvKind kAllKinds[] = {
+    EnvKind::kCartPole, EnvKind::kPendulum, EnvKind::kMountainCar, EnvKind::kMountainCarContinuous,
+    EnvKind::kAcrobot,  EnvKind::kMaxCut,   EnvKind::kTsp};
+
+template <typename K>
+struct KernelTag {
+  using Kernel = K;
+};
+
+// Calls f(KernelTag<K>{}) with the adapter of `kind`.
+template <typename F>
+inline void VisitKind(EnvKind kind, F&& f) {
+  switch (kind) {
+    case EnvKind::kCartPole:
+      f(KernelTag<WordKernel<CartPoleKernel>>{});
+      return;
+    case EnvKind::kPendulum:
+      f(KernelTag<WordKernel<PendulumKernel>>{});
+      return;
+    case EnvKind::kMountainCar:
+      f(KernelTag<WordKernel<MountainCarKernel>>{});
+      return;
+    case EnvKind::kMountainCarContinuous:
+      f(KernelTag<WordKernel<MountainCarContinuousKernel>>{});
+      return;
+    case EnvKind::kAcrobot:
+      f(KernelTag<WordKernel<AcrobotKernel>>{});
+      return;
+    case EnvKind::kMaxCut:
+      f(KernelTag<MaxCutKernel>{});
+      return;
+    case EnvKind::kTsp:
+      f(KernelTag<TspKernel>{});
+      return;
+  }
+}
+
+}  // namespace batched
+}  // namespace envpool_x

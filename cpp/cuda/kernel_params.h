@@ -1,0 +1,143 @@
+// Host side of the batched stepper's adapters: each env's kernel Params built
+// from its config, as the CPU env class builds its own, and for the envs over
+// a shared instance (MaxCut's graphs, TSP's fixed cities) that instance
+// uploaded once to device memory the pool owns. ParamsOf<CpuEnv>::Make is
+// what BatchedPool calls; nothing here runs on the device.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/errors.h"
+#include "core/spec.h"
+#include "cuda/env_kinds.h"
+#include "envs/combinatorial/graph_registry.h"
+
+namespace envpool_x {
+namespace batched {
+
+// What building Params may use. upload(host, bytes) copies host data into
+// device memory owned (and freed) by the pool, and returns the device pointer.
+struct ParamContext {
+  const Config& cfg;
+  int64_t num_envs;
+  int32_t max_episode_steps;
+  std::function<void*(const void*, size_t)> upload;
+
+  template <typename T>
+  const T* Upload(const std::vector<T>& v) const {
+    return static_cast<const T*>(upload(v.data(), sizeof(T) * v.size()));
+  }
+};
+
+template <typename Env>
+struct ParamsOf;
+
+template <>
+struct ParamsOf<CartPole> {
+  static CartPoleKernel::Params Make(const ParamContext& c) {
+    CartPoleKernel::Params p;
+    p.sutton_barto_reward = c.cfg.Bool("sutton_barto_reward");
+    return p;
+  }
+};
+template <>
+struct ParamsOf<Pendulum> {
+  static PendulumKernel::Params Make(const ParamContext& c) {
+    PendulumKernel::Params p;
+    p.SetGravity(c.cfg.Double("g"));
+    return p;
+  }
+};
+template <>
+struct ParamsOf<MountainCar> {
+  static MountainCarKernel::Params Make(const ParamContext& c) {
+    MountainCarKernel::Params p;
+    p.goal_velocity = c.cfg.Double("goal_velocity");
+    return p;
+  }
+};
+template <>
+struct ParamsOf<MountainCarContinuous> {
+  static MountainCarContinuousKernel::Params Make(const ParamContext& c) {
+    MountainCarContinuousKernel::Params p;
+    p.goal_velocity = c.cfg.Double("goal_velocity");
+    return p;
+  }
+};
+template <>
+struct ParamsOf<Acrobot> {
+  static AcrobotKernel::Params Make(const ParamContext&) { return AcrobotKernel::Params{}; }
+};
+
+// The pool's graphs (one, or one per env as the CPU pool gives env i graph
+// i) concatenated into one CSR array set on the device.
+template <>
+struct ParamsOf<MaxCut> {
+  static MaxCutKernelParams Make(const ParamContext& c) {
+    const std::vector<std::string>& keys = c.cfg.Strings("graph_keys");
+    if (keys.empty()) {
+      throw ValueError("MaxCut needs a graph: make it through envpool_x with graph=...");
+    }
+    if (keys.size() > 1 && static_cast<int64_t>(keys.size()) < c.num_envs) {
+      throw ValueError("MaxCut: " + std::to_string(keys.size()) + " graphs for a pool of " +
+                       std::to_string(c.num_envs) + " envs");
+    }
+    auto& registry = combinatorial::GraphRegistry::Get();
+    const size_t graphs = keys.size() > 1 ? static_cast<size_t>(c.num_envs) : 1;
+    std::vector<std::shared_ptr<const combinatorial::Graph>> gs;
+    for (size_t i = 0; i < graphs; ++i) gs.push_back(registry.Load(keys[i]));
+    const int32_t n = gs[0]->n;
+    std::vector<int64_t> offset;
+    std::vector<int32_t> nbr;
+    std::vector<int64_t> weight;
+    offset.reserve(graphs * n + 1);
+    for (const auto& g : gs) {
+      if (g->n != n) throw ValueError("MaxCut graphs of one pool need the same node count");
+      const int64_t base = static_cast<int64_t>(nbr.size());
+      for (int32_t v = 0; v < n; ++v) offset.push_back(base + g->offset[v]);
+      nbr.insert(nbr.end(), g->nbr.begin(), g->nbr.end());
+      weight.insert(weight.end(), g->weight.begin(), g->weight.end());
+    }
+    offset.push_back(static_cast<int64_t>(nbr.size()));
+    MaxCutKernelParams p;
+    p.n = n;
+    p.max_episode_steps = c.max_episode_steps;
+    p.zeros = c.cfg.String("init") == "zeros";
+    p.graph_per_env = graphs > 1;
+    p.offset = c.Upload(offset);
+    p.nbr = c.Upload(nbr);
+    p.weight = c.Upload(weight);
+    return p;
+  }
+};
+
+template <>
+struct ParamsOf<Tsp> {
+  static TspKernelParams Make(const ParamContext& c) {
+    TspKernelParams p;
+    p.n = static_cast<int32_t>(Tsp::NumCities(c.cfg));
+    p.max_episode_steps = c.max_episode_steps;
+    p.two_opt = c.cfg.String("mode") == "2opt";
+    p.rounded = c.cfg.Bool("round_distances");
+    const std::vector<double>& xy = c.cfg.Doubles("coord_values");
+    if (!xy.empty()) p.xy = c.Upload(xy);
+    return p;
+  }
+};
+
+// What else a valid discrete action must be, beyond its range (for the
+// error message of a recorded bad action); nothing for most envs.
+template <typename P>
+std::string ActionRule(const P&) {
+  return "";
+}
+inline std::string ActionRule(const TspKernelParams& p) {
+  return p.two_opt ? "" : ", naming a city not yet visited (action_mask 1)";
+}
+
+}  // namespace batched
+}  // namespace envpool_x
