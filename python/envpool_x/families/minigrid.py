@@ -1,0 +1,50 @@
+"""MiniGrid (``minigrid==3.2.0``'s grid worlds) in C++: cpp/envs/minigrid/.
+
+Observations use EnvPool 1.2.5's names: ``direction`` (0..3), ``image`` (the
+7 x 7 x 3 egocentric encoding) and ``mission`` (the mission string as
+zero-padded UTF-8 bytes; :func:`decode_mission` turns it back into text).
+``info["mission_id"]`` is the mission's index in the task's mission list and
+``info["agent_pos"]`` the agent's (x, y). Each id's time limit is minigrid's
+``max_steps``, which the success reward ``1 - 0.9 * step_count / max_steps``
+reads too. docs/minigrid.md lists the ids and what is not done yet.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from envpool_x.registration import register
+
+FAMILY = "minigrid"
+#: EnvPool's agent_start_pos for "random start".
+RANDOM_START = (-1, -1)
+
+
+def decode_mission(mission: np.ndarray) -> str | list[str]:
+    """The mission text of one env's ``mission`` bytes, or a list for a batch.
+
+    Returns:
+        the UTF-8 text up to the first zero byte (a list of them for a 2-d batch).
+    """
+    arr = np.asarray(mission, dtype=np.uint8)
+    if arr.ndim == 2:
+        return [str(decode_mission(row)) for row in arr]
+    raw = arr.tobytes()
+    end = raw.find(b"\0")
+    return (raw if end < 0 else raw[:end]).decode("utf-8")
+
+
+for _size in (5, 6, 8, 16):
+    register(
+        f"MiniGrid-Empty-{_size}x{_size}-v0", "MiniGridEmpty", FAMILY, 4 * _size**2, size=_size
+    )
+for _size in (5, 6):
+    register(
+        f"MiniGrid-Empty-Random-{_size}x{_size}-v0",
+        "MiniGridEmpty",
+        FAMILY,
+        4 * _size**2,
+        size=_size,
+        agent_start_pos=RANDOM_START,
+        agent_start_dir=-1,
+    )
