@@ -31,6 +31,13 @@ struct TaskBase {
   StepEvent Step(World& w, int action, Rng&) { return w.Step(action); }
   void GetExtra(double*) const {}
   void SetExtra(const double*) {}
+  // A position among the extra values, checked to lie in the grid.
+  Pos ExtraPos(const double* e) const {
+    if (!(e[0] >= 0 && e[0] < width && e[1] >= 0 && e[1] < height)) {
+      throw ValueError("MiniGrid state: a position outside the grid");
+    }
+    return Pos{static_cast<int>(e[0]), static_cast<int>(e[1])};
+  }
 };
 
 // The state layout of the test hook: width, height, agent x, y, dir,

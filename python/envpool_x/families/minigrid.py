@@ -48,3 +48,23 @@ for _size in (5, 6):
         agent_start_pos=RANDOM_START,
         agent_start_dir=-1,
     )
+for _size in (5, 6, 8, 16):
+    register(
+        f"MiniGrid-DoorKey-{_size}x{_size}-v0", "MiniGridDoorKey", FAMILY, 10 * _size**2, size=_size
+    )
+register("MiniGrid-FourRooms-v0", "MiniGridFourRooms", FAMILY, 100)
+for _size in (5, 6, 7):
+    register(f"MiniGrid-LavaGapS{_size}-v0", "MiniGridLavaGap", FAMILY, 4 * _size**2, size=_size)
+for _kind, _obstacle in (("Lava", "lava"), ("Simple", "wall")):
+    for _size, _n in ((9, 1), (9, 2), (9, 3), (11, 5)):
+        register(
+            f"MiniGrid-{_kind}CrossingS{_size}N{_n}-v0",
+            "MiniGridCrossing",
+            FAMILY,
+            4 * _size**2,
+            size=_size,
+            num_crossings=_n,
+            obstacle_type=_obstacle,
+        )
+for _name, _row in (("DistShift1", 2), ("DistShift2", 5)):
+    register(f"MiniGrid-{_name}-v0", "MiniGridDistShift", FAMILY, 4 * 9 * 7, strip2_row=_row)
