@@ -68,3 +68,63 @@ for _kind, _obstacle in (("Lava", "lava"), ("Simple", "wall")):
         )
 for _name, _row in (("DistShift1", 2), ("DistShift2", 5)):
     register(f"MiniGrid-{_name}-v0", "MiniGridDistShift", FAMILY, 4 * 9 * 7, strip2_row=_row)
+for _size in (5, 6, 8):
+    register(
+        f"MiniGrid-GoToDoor-{_size}x{_size}-v0",
+        "MiniGridGoToDoor",
+        FAMILY,
+        4 * _size**2,
+        size=_size,
+    )
+for _size in (6, 8):
+    register(
+        f"MiniGrid-RedBlueDoors-{_size}x{_size}-v0",
+        "MiniGridRedBlueDoors",
+        FAMILY,
+        20 * _size**2,
+        size=_size,
+    )
+for _size, _n in ((5, 2), (6, 2), (8, 3)):
+    register(
+        f"MiniGrid-Fetch-{_size}x{_size}-N{_n}-v0",
+        "MiniGridFetch",
+        FAMILY,
+        5 * _size**2,
+        size=_size,
+        num_objs=_n,
+    )
+for _size, _n in ((6, 2), (8, 2)):
+    register(
+        f"MiniGrid-GoToObject-{_size}x{_size}-N{_n}-v0",
+        "MiniGridGoToObject",
+        FAMILY,
+        5 * _size**2,
+        size=_size,
+        num_objs=_n,
+    )
+for _size, _n in ((6, 2), (8, 3)):
+    # minigrid's PutNear time limit is 5 * size (not squared).
+    register(
+        f"MiniGrid-PutNear-{_size}x{_size}-N{_n}-v0",
+        "MiniGridPutNear",
+        FAMILY,
+        5 * _size,
+        size=_size,
+        num_objs=_n,
+    )
+for _name, _size, _random in (
+    ("MemoryS17Random", 17, True),
+    ("MemoryS13Random", 13, True),
+    ("MemoryS13", 13, False),
+    ("MemoryS11", 11, False),
+    ("MemoryS9", 9, False),
+    ("MemoryS7", 7, False),
+):
+    register(
+        f"MiniGrid-{_name}-v0",
+        "MiniGridMemory",
+        FAMILY,
+        5 * _size**2,
+        size=_size,
+        random_length=_random,
+    )
