@@ -74,7 +74,7 @@ def run_episodes(
     ours, theirs = make_pair(task)
     rng = np.random.default_rng(seed)
     n_actions = int(theirs.action_space.n)
-    ends = {"terminated": 0, "truncated": 0, "rewarded": 0}
+    ends = {"ended": 0, "terminated": 0, "truncated": 0, "rewarded": 0}
     for episode in range(num_episodes):
         obs, info = ours.reset()
         g_obs, _ = theirs.reset(seed=seed * 1000 + episode)
@@ -97,6 +97,7 @@ def run_episodes(
             assert tuple(info["agent_pos"][0]) == tuple(theirs.unwrapped.agent_pos), where
             assert int(info["mission_id"][0]) == mid, where
             if g_term or g_trunc:
+                ends["ended"] += 1
                 ends["terminated"] += g_term
                 ends["truncated"] += g_trunc
                 ends["rewarded"] += g_rew > 0

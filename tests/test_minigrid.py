@@ -27,7 +27,7 @@ def test_empty_matches_minigrid_from_reset(size):
         load_layout=False,
         action_probs=FORWARD_HEAVY,
     )
-    assert ends["terminated"] + ends["truncated"] == 20
+    assert ends["ended"] == 20
     if size <= 6:
         assert ends["rewarded"] > 0
 

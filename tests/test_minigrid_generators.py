@@ -54,7 +54,7 @@ def test_steps_match_minigrid_from_its_layout(task):
         load_layout=True,
         action_probs=ACTIONS,
     )
-    assert ends["terminated"] + ends["truncated"] == RANDOM_LAYOUTS[task]
+    assert ends["ended"] == RANDOM_LAYOUTS[task]
 
 
 @pytest.mark.parametrize("task", ["MiniGrid-DistShift1-v0", "MiniGrid-DistShift2-v0"])

@@ -4,8 +4,17 @@
 #include "envs/minigrid/dist_shift.h"
 #include "envs/minigrid/door_key.h"
 #include "envs/minigrid/empty.h"
+#include "envs/minigrid/fetch.h"
 #include "envs/minigrid/four_rooms.h"
+#include "envs/minigrid/go_to_door.h"
+#include "envs/minigrid/go_to_object.h"
+#include "envs/minigrid/key_corridor.h"
 #include "envs/minigrid/lava_gap.h"
+#include "envs/minigrid/memory.h"
+#include "envs/minigrid/put_near.h"
+#include "envs/minigrid/red_blue_doors.h"
+#include "envs/minigrid/unlock.h"
+#include "envs/minigrid/unlock_pickup.h"
 
 namespace envpool_x {
 
@@ -17,6 +26,15 @@ void BindMiniGrid(py::module_& m) {
   BindEnv<MiniGridLavaGap>(m);
   BindEnv<MiniGridCrossing>(m);
   BindEnv<MiniGridDistShift>(m);
+  BindEnv<MiniGridGoToDoor>(m);
+  BindEnv<MiniGridRedBlueDoors>(m);
+  BindEnv<MiniGridFetch>(m);
+  BindEnv<MiniGridGoToObject>(m);
+  BindEnv<MiniGridPutNear>(m);
+  BindEnv<MiniGridMemory>(m);
+  BindEnv<MiniGridUnlock>(m);
+  BindEnv<MiniGridUnlockPickup>(m);
+  BindEnv<MiniGridKeyCorridor>(m);
 }
 
 }  // namespace envpool_x

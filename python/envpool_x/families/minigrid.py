@@ -128,3 +128,15 @@ for _name, _size, _random in (
         size=_size,
         random_length=_random,
     )
+register("MiniGrid-Unlock-v0", "MiniGridUnlock", FAMILY, 8 * 6**2)
+register("MiniGrid-UnlockPickup-v0", "MiniGridUnlockPickup", FAMILY, 8 * 6**2)
+register("MiniGrid-BlockedUnlockPickup-v0", "MiniGridUnlockPickup", FAMILY, 16 * 6**2, blocked=True)
+for _size, _rows in ((3, 1), (3, 2), (3, 3), (4, 3), (5, 3), (6, 3)):
+    register(
+        f"MiniGrid-KeyCorridorS{_size}R{_rows}-v0",
+        "MiniGridKeyCorridor",
+        FAMILY,
+        30 * _size**2,
+        room_size=_size,
+        num_rows=_rows,
+    )
