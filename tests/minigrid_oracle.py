@@ -105,3 +105,35 @@ def run_episodes(
     ours.close()
     theirs.close()
     return ends
+
+
+class OurStream:
+    """A stand-in for minigrid's ``np_random`` that draws from our env's
+    Philox stream (cpp/core/random.h: the k-th draw of ``integers(low, high)``
+    is ``low + UniformInt(high - low)`` of draw k). minigrid's generators and
+    ours draw in the same order, so from the same stream they make the same
+    layout, and DynamicObstacles moves its balls alike."""
+
+    def __init__(self, key: int) -> None:
+        self.key = key
+        self.count = 0
+        self.block = np.zeros(0)
+
+    def integers(self, low: int, high: int | None = None) -> int:
+        if high is None:
+            low, high = 0, low
+        if self.count >= len(self.block):
+            more = envpool_x._core.philox_uniform(self.key, len(self.block), 4096)
+            self.block = np.concatenate([self.block, more])
+        u = self.block[self.count]
+        self.count += 1
+        return int(low) + int(u * (int(high) - int(low)))
+
+
+def same_seed_pair(task: str, seed: int) -> tuple[gym.Env, gym.Env]:
+    """Our one-env pool seeded with ``seed`` and minigrid's env drawing from
+    the same stream (env 0's), neither reset yet."""
+    ours = envpool_x.make_gymnasium(task, num_envs=1, seed=seed, autoreset_mode="disabled")
+    theirs = gym.make(task)
+    theirs.unwrapped._np_random = OurStream(envpool_x._core.derive_env_seed(seed, 0))
+    return ours, theirs

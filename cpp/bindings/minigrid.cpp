@@ -3,6 +3,7 @@
 #include "envs/minigrid/crossing.h"
 #include "envs/minigrid/dist_shift.h"
 #include "envs/minigrid/door_key.h"
+#include "envs/minigrid/dynamic_obstacles.h"
 #include "envs/minigrid/empty.h"
 #include "envs/minigrid/fetch.h"
 #include "envs/minigrid/four_rooms.h"
@@ -10,7 +11,11 @@
 #include "envs/minigrid/go_to_object.h"
 #include "envs/minigrid/key_corridor.h"
 #include "envs/minigrid/lava_gap.h"
+#include "envs/minigrid/locked_room.h"
 #include "envs/minigrid/memory.h"
+#include "envs/minigrid/multi_room.h"
+#include "envs/minigrid/obstructed_maze.h"
+#include "envs/minigrid/playground.h"
 #include "envs/minigrid/put_near.h"
 #include "envs/minigrid/red_blue_doors.h"
 #include "envs/minigrid/unlock.h"
@@ -35,6 +40,11 @@ void BindMiniGrid(py::module_& m) {
   BindEnv<MiniGridUnlock>(m);
   BindEnv<MiniGridUnlockPickup>(m);
   BindEnv<MiniGridKeyCorridor>(m);
+  BindEnv<MiniGridMultiRoom>(m);
+  BindEnv<MiniGridLockedRoom>(m);
+  BindEnv<MiniGridPlayground>(m);
+  BindEnv<MiniGridDynamicObstacles>(m);
+  BindEnv<MiniGridObstructedMaze>(m);
 }
 
 }  // namespace envpool_x

@@ -195,6 +195,8 @@ class World {
     return low + static_cast<int>(rng.UniformInt(static_cast<uint64_t>(high - low)));
   }
   static bool RandBool(Rng& rng) { return rng.UniformInt(2) == 0; }
+  // _rand_color: minigrid's COLOR_NAMES are sorted by name.
+  static int RandColor(Rng& rng) { return kColorsByName[RandInt(rng, 0, kNumColors)]; }
 
   // place_obj: a uniform empty cell of the rectangle, not the agent's, that
   // `reject` (if any) accepts; obj may be "none" (place_agent).

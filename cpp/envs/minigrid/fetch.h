@@ -51,7 +51,7 @@ struct FetchTask : TaskBase {
     w.grid.WallRect(0, 0, width, height);
     for (int k = 0; k < num_objs; ++k) {
       type_index[k] = World::RandInt(rng, 0, 2);
-      colors[k] = World::RandInt(rng, 0, kNumColors);
+      colors[k] = World::RandColor(rng);
       w.PlaceObj(rng, MakeObj(kTypes[type_index[k]], colors[k]));
     }
     w.PlaceAgent(rng);

@@ -54,7 +54,7 @@ struct GoToDoorTask : TaskBase {
                           {rw - 1, World::RandInt(rng, 2, rh - 2)}};
     int colors[4];
     for (int n = 0; n < 4;) {
-      const int c = World::RandInt(rng, 0, kNumColors);
+      const int c = World::RandColor(rng);
       bool used = false;
       for (int k = 0; k < n; ++k) used = used || colors[k] == c;
       if (!used) colors[n++] = c;

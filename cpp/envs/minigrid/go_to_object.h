@@ -20,7 +20,7 @@ inline void PlaceDistinctObjects(World& w, Rng& rng, int n, int* types, int* col
                                  Reject reject) {
   for (int k = 0; k < n;) {
     const int t = World::RandInt(rng, 0, 3);
-    const int c = World::RandInt(rng, 0, kNumColors);
+    const int c = World::RandColor(rng);
     bool used = false;
     for (int i = 0; i < k; ++i) used = used || (types[i] == t && colors[i] == c);
     if (used) continue;

@@ -25,6 +25,7 @@ namespace envpool_x::minigrid {
 struct TaskBase {
   static constexpr int kNumExtra = 0;  // extra state values (GetState / SetState)
   static constexpr int kNumActions = 7;
+  static constexpr double kRewardLow = 0.0;
   bool see_through_walls = false;
   int width = 0;
   int height = 0;
@@ -79,7 +80,7 @@ class MiniGridEnv {
     spec.info.push_back(ArraySpec{"agent_pos", DType::kInt32, {2}, {0.0}, {far}});
     spec.action.discrete = true;
     spec.action.n = Task::kNumActions;
-    spec.reward_low = 0.0;
+    spec.reward_low = Task::kRewardLow;
     spec.reward_high = 1.0;
     return spec;
   }
@@ -125,15 +126,15 @@ class MiniGridEnv {
     for (int y = 0; y < g.height(); ++y) {
       for (int x = 0; x < g.width(); ++x) AppendCell(&s, g.Get(x, y));
     }
-    s.resize(s.size() + Task::kNumExtra);
-    task_.GetExtra(s.data() + s.size() - Task::kNumExtra);
+    s.resize(s.size() + NumExtra());
+    task_.GetExtra(s.data() + s.size() - NumExtra());
     return s;
   }
 
   // The test hook: loads a whole world (a layout read from minigrid).
   void SetState(const std::vector<double>& s) {
     const int w = task_.width, h = task_.height;
-    const size_t want = kStateHeader + static_cast<size_t>(w) * h * 5 + Task::kNumExtra;
+    const size_t want = kStateHeader + static_cast<size_t>(w) * h * 5 + NumExtra();
     if (s.size() != want || s[0] != w || s[1] != h) {
       throw ValueError(std::string(kName) + " state must hold " + std::to_string(want) +
                        " values for a " + std::to_string(w) + "x" + std::to_string(h) +
@@ -161,6 +162,14 @@ class MiniGridEnv {
   }
 
  private:
+  // Extra state values: a fixed count, or one that depends on the config.
+  int NumExtra() const {
+    if constexpr (requires { task_.NumExtra(); }) {
+      return task_.NumExtra();
+    } else {
+      return Task::kNumExtra;
+    }
+  }
   static int64_t ViewSize(const Config& config) {
     const int64_t v = config.Int("agent_view_size");
     if (v < 3 || v % 2 == 0 || v > 63) {

@@ -75,7 +75,7 @@ class RoomGrid {
         side = World::RandInt(rng, 0, 4);
       } while (!HasNeighbor(i, j, side) || r.links[side] != kNoLink);
     }
-    if (color < 0) color = World::RandInt(rng, 0, kNumColors);
+    if (color < 0) color = World::RandColor(rng);
     if (locked < 0) locked = World::RandBool(rng) ? 1 : 0;
     r.locked = locked != 0;
     const Pos p = r.door_pos[side];
@@ -91,7 +91,7 @@ class RoomGrid {
   Pos AddObject(World& w, Rng& rng, int i, int j, int kind, int color) {
     static constexpr uint8_t kKinds[3] = {kKey, kBall, kBox};
     if (kind < 0) kind = kKinds[World::RandInt(rng, 0, 3)];
-    if (color < 0) color = World::RandInt(rng, 0, kNumColors);
+    if (color < 0) color = World::RandColor(rng);
     return PlaceInRoom(w, rng, i, j, MakeObj(static_cast<uint8_t>(kind), color));
   }
   Pos PlaceInRoom(World& w, Rng& rng, int i, int j, const Cell& obj) {
@@ -145,8 +145,8 @@ class RoomGrid {
       int ni = i, nj = j;
       Neighbor(&ni, &nj, k);
       if (r.locked || At(ni, nj).locked) continue;
-      const int color = colors.empty() ? World::RandInt(rng, 0, kNumColors)
-                                       : colors[World::RandInt(rng, 0, colors.size())];
+      const int color =
+          colors.empty() ? World::RandColor(rng) : colors[World::RandInt(rng, 0, colors.size())];
       AddDoor(w, rng, i, j, k, color, 0);
     }
   }

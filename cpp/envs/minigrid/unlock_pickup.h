@@ -48,7 +48,7 @@ struct UnlockPickupTask : TaskBase {
     const Pos box = rooms.AddObject(w, rng, 1, 0, kBox, -1);
     target.color = w.grid.Get(box.x, box.y).color;
     const Pos door = rooms.AddDoor(w, rng, 0, 0, 0, -1, 1);
-    if (blocked) w.grid.Set(door.x - 1, door.y, MakeObj(kBall, World::RandInt(rng, 0, kNumColors)));
+    if (blocked) w.grid.Set(door.x - 1, door.y, MakeObj(kBall, World::RandColor(rng)));
     rooms.AddObject(w, rng, 0, 0, kKey, w.grid.Get(door.x, door.y).color);
     rooms.PlaceAgent(w, rng, 0, 0);
     return target.color;

@@ -35,6 +35,9 @@ inline const char* ColorName(int c) {
                                                  "purple", "yellow", "grey"};
   return kNames[c];
 }
+// The colours in the order of their names (blue, green, grey, purple, red,
+// yellow): minigrid draws from sorted(names) in LockedRoom and MultiRoom.
+constexpr uint8_t kColorsByName[kNumColors] = {kBlue, kGreen, kGrey, kPurple, kRed, kYellow};
 inline const char* ObjName(int t) {
   static const char* const kNames[kNumObjTypes] = {
       "unseen", "empty", "wall", "floor", "door", "key", "ball", "box", "goal", "lava", "agent"};

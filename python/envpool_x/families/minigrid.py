@@ -140,3 +140,73 @@ for _size, _rows in ((3, 1), (3, 2), (3, 3), (4, 3), (5, 3), (6, 3)):
         room_size=_size,
         num_rows=_rows,
     )
+for _name, _min, _max, _size in (
+    ("N2-S4", 2, 2, 4),
+    ("N4-S5", 6, 6, 5),  # minigrid's -v0 asks for 6 rooms (its -v1 for 4)
+    ("N6", 6, 6, 10),
+):
+    register(
+        f"MiniGrid-MultiRoom-{_name}-v0",
+        "MiniGridMultiRoom",
+        FAMILY,
+        _max * 20,
+        min_num_rooms=_min,
+        max_num_rooms=_max,
+        max_room_size=_size,
+    )
+register(
+    "MiniGrid-MultiRoom-N4-S5-v1",
+    "MiniGridMultiRoom",
+    FAMILY,
+    4 * 20,
+    min_num_rooms=4,
+    max_num_rooms=4,
+    max_room_size=5,
+)
+register("MiniGrid-LockedRoom-v0", "MiniGridLockedRoom", FAMILY, 10 * 19)
+register("MiniGrid-Playground-v0", "MiniGridPlayground", FAMILY, 100)
+for _name, _size, _n, _random in (
+    ("5x5", 5, 2, False),
+    ("Random-5x5", 5, 2, True),
+    ("6x6", 6, 3, False),
+    ("Random-6x6", 6, 3, True),
+    ("8x8", 8, 4, False),
+    ("16x16", 16, 8, False),
+):
+    register(
+        f"MiniGrid-Dynamic-Obstacles-{_name}-v0",
+        "MiniGridDynamicObstacles",
+        FAMILY,
+        4 * _size**2,
+        size=_size,
+        n_obstacles=_n,
+        agent_start_pos=RANDOM_START if _random else (1, 1),
+        agent_start_dir=-1 if _random else 0,
+    )
+# ObstructedMaze: (name, layout, agent_room, key_in_box, blocked, quarters, rooms visited).
+for _name, _layout, _room, _in_box, _blocked, _quarters, _visited in (
+    ("1Dl-v0", "1Dlhb", (0, 0), False, False, 1, 2),
+    ("1Dlh-v0", "1Dlhb", (0, 0), True, False, 1, 2),
+    ("1Dlhb-v0", "1Dlhb", (0, 0), True, True, 1, 2),
+    ("2Dl-v0", "Full", (2, 1), False, False, 1, 4),
+    ("2Dlh-v0", "Full", (2, 1), True, False, 1, 4),
+    ("2Dlhb-v0", "Full", (2, 1), True, True, 1, 4),
+    ("1Q-v0", "Full", (1, 1), True, True, 1, 5),
+    ("2Q-v0", "Full", (2, 1), True, True, 2, 11),
+    ("Full-v0", "Full", (1, 1), True, True, 4, 25),
+    ("2Dlhb-v1", "FullV1", (2, 1), True, True, 1, 4),
+    ("1Q-v1", "FullV1", (1, 1), True, True, 1, 5),
+    ("2Q-v1", "FullV1", (2, 1), True, True, 2, 11),
+    ("Full-v1", "FullV1", (1, 1), True, True, 4, 25),
+):
+    register(
+        f"MiniGrid-ObstructedMaze-{_name}",
+        "MiniGridObstructedMaze",
+        FAMILY,
+        4 * _visited * 6**2,
+        layout=_layout,
+        agent_room=_room,
+        key_in_box=_in_box,
+        blocked=_blocked,
+        num_quarters=_quarters,
+    )
