@@ -91,12 +91,29 @@ def test_async_pool_steps_minigrid():
     env.close()
 
 
-@pytest.mark.parametrize("action", [-1, 7])
-def test_bad_actions_are_refused(action):
-    env = envpool_x.make_gymnasium("MiniGrid-Empty-5x5-v0", num_envs=1)
+@pytest.mark.parametrize(
+    "task, action",
+    [
+        ("MiniGrid-Empty-5x5-v0", -1),
+        ("MiniGrid-Empty-5x5-v0", 7),
+        ("MiniGrid-Dynamic-Obstacles-5x5-v0", 3),  # three actions only
+    ],
+)
+def test_bad_actions_are_refused(task, action):
+    env = envpool_x.make_gymnasium(task, num_envs=1)
     env.reset()
     with pytest.raises(ValueError, match="action"):
         env.step(np.array([action]))
+    env.close()
+
+
+def test_bad_task_state_is_refused():
+    env = envpool_x.make_gymnasium("MiniGrid-GoToDoor-5x5-v0", num_envs=1)
+    env.reset()
+    state = env._pool.get_state(0)
+    state[-2:] = [99, 0]  # the target door outside the grid
+    with pytest.raises(ValueError, match="outside the grid"):
+        env._pool.set_state(0, state)
     env.close()
 
 
