@@ -129,6 +129,17 @@ class OurStream:
         self.count += 1
         return int(low) + int(u * (int(high) - int(low)))
 
+    def choice(self, seq: Sequence[int]) -> int:
+        """One element, drawn as our generators draw an index."""
+        return seq[self.integers(0, len(seq))]
+
+    def shuffle(self, items: list) -> None:
+        """Fisher-Yates from the end, as CrossingTask::Shuffle (numpy's own
+        shuffle draws differently, so this stands in for it)."""
+        for i in range(len(items) - 1, 0, -1):
+            j = self.integers(0, i + 1)
+            items[i], items[j] = items[j], items[i]
+
 
 def same_seed_pair(task: str, seed: int) -> tuple[gym.Env, gym.Env]:
     """Our one-env pool seeded with ``seed`` and minigrid's env drawing from

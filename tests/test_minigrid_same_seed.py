@@ -13,9 +13,12 @@ pytest.importorskip("minigrid")
 import envpool_x  # noqa: E402
 from minigrid_oracle import assert_same_obs, same_seed_pair, world_state  # noqa: E402
 
-# Every generator drawing only through minigrid's integers() (Crossing
-# shuffles with numpy's own algorithm and is checked on statistics instead).
+# Every generator (the Crossings shuffle and choose with numpy's own
+# algorithms; OurStream stands in for them with our generator's, so for them
+# this checks the layout logic, not numpy's draws).
 TASKS = [
+    "MiniGrid-LavaCrossingS9N3-v0",
+    "MiniGrid-SimpleCrossingS11N5-v0",
     "MiniGrid-Empty-Random-6x6-v0",
     "MiniGrid-DoorKey-8x8-v0",
     "MiniGrid-FourRooms-v0",
