@@ -43,7 +43,7 @@ def world_state(env: gym.Env, mission_id: int, extra: Sequence[float] = ()) -> n
 def make_pair(task: str, **kwargs: object) -> tuple[gym.Env, gym.Env]:
     """Our one-env gymnasium pool and minigrid's env of the same id."""
     ours = envpool_x.make_gymnasium(task, num_envs=1, autoreset_mode="disabled", **kwargs)
-    theirs = gym.make(task)
+    theirs = gym.make(task, **kwargs)
     return ours, theirs
 
 
@@ -63,6 +63,7 @@ def run_episodes(
     extra: Callable[[gym.Env], Sequence[float]] = lambda env: (),
     action_probs: Sequence[float] | None = None,
     seed: int = 0,
+    **kwargs: object,
 ) -> dict[str, int]:
     """Steps ours and minigrid's envs with the same random actions over
     ``num_episodes`` whole episodes and asserts that every observation,
@@ -70,8 +71,9 @@ def run_episodes(
     starts each episode from minigrid's layout (random generators draw from
     other streams); else both must produce the same first observation.
     Returns counts of terminated and truncated episodes (for the tests to
-    check that the actions reached the ends they aim at)."""
-    ours, theirs = make_pair(task)
+    check that the actions reached the ends they aim at). ``kwargs`` go to
+    both envs (``agent_view_size``)."""
+    ours, theirs = make_pair(task, **kwargs)
     rng = np.random.default_rng(seed)
     n_actions = int(theirs.action_space.n)
     ends = {"ended": 0, "terminated": 0, "truncated": 0, "rewarded": 0}

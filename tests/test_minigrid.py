@@ -136,6 +136,47 @@ def test_bad_config_and_state_are_refused():
     env.close()
 
 
+@pytest.mark.parametrize("view", [3, 5, 9])
+def test_other_view_sizes_match_minigrid(view):
+    ends = run_episodes(
+        "MiniGrid-DoorKey-6x6-v0",
+        6,
+        ONE_MISSION,
+        load_layout=True,
+        action_probs=FORWARD_HEAVY,
+        agent_view_size=view,
+    )
+    assert ends["ended"] == 6
+
+
+def test_trajectories_do_not_depend_on_threads_or_batch():
+    # Each env follows its own fixed action list, whatever order the batches come in.
+    plan = np.random.default_rng(0).integers(0, 7, (8, 200)).astype(np.int32)
+
+    def run(num_threads, batch_size):
+        env = envpool_x.make_gymnasium(
+            "MiniGrid-KeyCorridorS3R3-v0",
+            num_envs=8,
+            batch_size=batch_size,
+            num_threads=num_threads,
+            seed=5,
+        )
+        env.async_reset()
+        images = {i: [] for i in range(8)}
+        for _ in range(300):
+            obs, _, _, _, info = env.recv()
+            ids = info["env_id"]
+            for k, i in enumerate(ids):
+                images[int(i)].append(obs["image"][k].copy())
+            env.send(np.array([plan[i, len(images[int(i)]) % 200] for i in ids]), ids)
+        env.close()
+        return {i: np.array(v[:60]) for i, v in images.items()}
+
+    a, b = run(1, 8), run(2, 3)
+    for i in range(8):
+        np.testing.assert_array_equal(a[i], b[i])
+
+
 def test_agent_view_size_changes_the_image():
     env = envpool_x.make_gymnasium("MiniGrid-Empty-8x8-v0", num_envs=1, agent_view_size=5)
     obs, _ = env.reset()
