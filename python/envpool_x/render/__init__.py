@@ -43,6 +43,10 @@ class FrameSource:
             from envpool_x.render.toy_text import toy_text_frame
 
             self._drawer = lambda s: toy_text_frame(entry.pool_name, config, s)
+        elif entry.family == "minigrid":
+            from envpool_x.render.minigrid import minigrid_frame
+
+            self._drawer = minigrid_frame
         elif entry.family == "mujoco":
             from envpool_x.render.physics import MujocoFrames
 
