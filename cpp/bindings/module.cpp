@@ -11,11 +11,12 @@ void BindClassicControl(py::module_& m);
 void BindTesting(py::module_& m);
 void BindToyText(py::module_& m);
 void BindCombinatorial(py::module_& m);
-void BindMultiAgent(py::module_& m);  // cpp/bindings/multi_agent.cpp: WarpDrive's Tag envs
-void BindAtari(py::module_& m);       // cpp/bindings/atari.cpp, with ENVPOOL_X_ATARI
-void BindMujoco(py::module_& m);      // cpp/bindings/mujoco.cpp, with ENVPOOL_X_MUJOCO
-void BindDmc(py::module_& m);         // cpp/bindings/dmc.cpp, with ENVPOOL_X_MUJOCO
-void BindXla(py::module_& m);         // cpp/bindings/xla.cpp, when XLA's FFI headers were found
+// cpp/bindings/multi_agent.cpp: WarpDrive's Tag envs.
+void BindMultiAgent(py::module_& m);
+void BindAtari(py::module_& m);   // cpp/bindings/atari.cpp, with ENVPOOL_X_ATARI
+void BindMujoco(py::module_& m);  // cpp/bindings/mujoco.cpp, with ENVPOOL_X_MUJOCO
+void BindDmc(py::module_& m);     // cpp/bindings/dmc.cpp, with ENVPOOL_X_MUJOCO
+void BindXla(py::module_& m);     // cpp/bindings/xla.cpp, when XLA's FFI headers were found
 // cpp/bindings/batched.cpp: the GPU path (and its host loop, device="cpu-reference").
 void BindBatched(py::module_& m);
 // cpp/bindings/user_envs.cpp: numba envs and C++ envs compiled by the user.
