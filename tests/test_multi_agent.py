@@ -1,0 +1,205 @@
+"""Multi-agent pools (docs/multi_agent.md): the agent axis in spaces and
+arrays, async send / recv by env id, every autoreset mode, dm_env, EnvPool's
+max_num_players, and bad actions named by env and agent."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from gymnasium import spaces
+
+import envpool_x
+
+GRID = dict(num_taggers=3, grid_length=4, episode_length=12)
+CONT = dict(
+    num_taggers=2,
+    num_runners=3,
+    grid_length=3.0,
+    episode_length=15,
+    tagging_distance=0.2,
+    num_other_agents_observed=3,
+)
+
+
+def random_actions(env, rng: np.random.Generator, n: int) -> np.ndarray:
+    return rng.integers(0, env.action_space.nvec, size=(n, *env.action_space.shape))
+
+
+def test_spaces_carry_the_agent_axis() -> None:
+    grid = envpool_x.make_gymnasium("TagGridworld-v0", num_envs=2, **GRID)
+    assert grid.num_agents == 4
+    assert grid.single_observation_space == spaces.Box(0.0, 1.0, (4, 17), np.float32)
+    assert grid.single_action_space == spaces.MultiDiscrete([5, 5, 5, 5])
+    assert grid.agent_observation_space == spaces.Box(0.0, 1.0, (17,), np.float32)
+    assert grid.agent_action_space == spaces.Discrete(5)
+    cont = envpool_x.make_gymnasium("TagContinuous-v0", num_envs=2, **CONT)
+    assert cont.single_action_space.shape == (5, 2)
+    assert cont.agent_action_space == spaces.MultiDiscrete([21, 21])
+    assert cont.single_observation_space.shape == (5, 7 * 3 + 1)
+    obs, info = cont.reset()
+    assert obs.shape == (2, 5, 22) and info["active"].shape == (2, 5)
+    obs, rew, term, trunc, info = cont.step(random_actions(cont, np.random.default_rng(0), 2))
+    assert rew.shape == (2, 5) and term.shape == (2,) and trunc.shape == (2,)
+    assert cont.single_observation_space.contains(obs[0])
+
+
+def test_single_agent_tasks_are_unchanged() -> None:
+    env = envpool_x.make_gymnasium("CartPole-v1", num_envs=3)
+    assert env.num_agents == 1 and env.agent_action_space == env.single_action_space
+    env.reset()
+    _, rew, *_ = env.step(np.zeros(3, np.int32))
+    assert rew.shape == (3,)
+    with pytest.raises(ValueError, match="max_num_players must be 1"):
+        envpool_x.make_gymnasium("CartPole-v1", max_num_players=2)
+
+
+def test_max_num_players_is_the_agent_count() -> None:
+    env = envpool_x.make_gymnasium("TagGridworld-v0", num_envs=1, max_num_players=4, **GRID)
+    assert env.spec.config.max_num_players == 4
+    assert envpool_x.make_spec("TagContinuous-v0").config.max_num_players == 110
+    with pytest.raises(ValueError, match="has 4 agents per env"):
+        envpool_x.make_gymnasium("TagGridworld-v0", max_num_players=7, **GRID)
+
+
+def test_async_send_recv_matches_sync_steps() -> None:
+    rng = np.random.default_rng(1)
+    sync = envpool_x.make_gymnasium("TagContinuous-v0", num_envs=4, seed=5, **CONT)
+    asyn = envpool_x.make_gymnasium(
+        "TagContinuous-v0", num_envs=4, batch_size=2, seed=5, num_threads=2, **CONT
+    )
+    obs_sync, _ = sync.reset()
+    asyn.async_reset()
+    latest = {}
+    for _ in range(2):
+        obs, _, _, _, info = asyn.recv()
+        for k, e in enumerate(info["env_id"]):
+            latest[int(e)] = obs[k]
+    for e in range(4):
+        np.testing.assert_array_equal(latest[e], obs_sync[e])
+    for _ in range(20):
+        act = random_actions(sync, rng, 4)
+        expect = sync.step(act)
+        got: dict[int, tuple] = {}
+        ids = np.arange(4)
+        asyn.send(act[:2], ids[:2])
+        asyn.send(act[2:], ids[2:])
+        for _ in range(2):
+            obs, rew, term, trunc, info = asyn.recv()
+            for k, e in enumerate(info["env_id"]):
+                got[int(e)] = (obs[k], rew[k], term[k], trunc[k], info["active"][k])
+        for e in range(4):
+            np.testing.assert_array_equal(got[e][0], expect[0][e])
+            np.testing.assert_array_equal(got[e][1], expect[1][e])
+            assert got[e][2] == expect[2][e] and got[e][3] == expect[3][e]
+            np.testing.assert_array_equal(got[e][4], expect[4]["active"][e])
+
+
+def test_same_step_final_obs_has_the_agent_axis() -> None:
+    rng = np.random.default_rng(2)
+    nxt = envpool_x.make_gymnasium("TagGridworld-v0", num_envs=3, seed=1, **GRID)
+    same = envpool_x.make_gymnasium(
+        "TagGridworld-v0", num_envs=3, seed=1, autoreset_mode="same_step", **GRID
+    )
+    first, _ = nxt.reset()
+    same.reset()
+    ended = 0
+    in_step = True  # the two agree until the first episode ends
+    for _ in range(40):
+        act = random_actions(nxt, rng, 3)
+        o1, r1, te1, tr1, _ = nxt.step(act)
+        o2, r2, te2, tr2, info = same.step(act)
+        done = te2 | tr2
+        assert info["final_obs"].shape == (3, 4, 17)
+        np.testing.assert_array_equal(done, info["_final_obs"])
+        np.testing.assert_array_equal(info["final_obs"][~done], 0.0)
+        for e in np.flatnonzero(done):
+            np.testing.assert_array_equal(o2[e], first[e])  # the grid resets to its start
+            assert not np.array_equal(info["final_obs"][e], first[e])
+            assert (r2[e] != 0).all()  # the last step's rewards survive the reset
+            ended += 1
+        if in_step:
+            np.testing.assert_array_equal(r1, r2)
+            np.testing.assert_array_equal(info["final_obs"][done], o1[done])
+            in_step = not done.any()
+    assert ended > 0
+
+
+def test_disabled_autoreset_resets_by_mask() -> None:
+    env = envpool_x.make_gymnasium(
+        "TagGridworld-v0", num_envs=2, autoreset_mode="disabled", **dict(GRID, episode_length=3)
+    )
+    first, _ = env.reset()
+    for _ in range(3):
+        _, _, term, trunc, _ = env.step(np.zeros((2, 4), np.int32))
+    assert (term | trunc).all()
+    with pytest.raises(RuntimeError, match="env 0 finished its episode"):
+        env.step(np.zeros((2, 4), np.int32))
+    obs, _ = env.reset(options={"reset_mask": np.array([True, True])})
+    np.testing.assert_array_equal(obs, first)
+
+
+def test_dm_env_carries_the_agent_axis() -> None:
+    env = envpool_x.make_dm("TagContinuous-v0", num_envs=2, **CONT)
+    assert env.action_spec().shape == (5, 2) and env.reward_spec().shape == (5,)
+    ts = env.reset()
+    assert ts.observation.obs.shape == (2, 5, 22) and ts.observation.active.shape == (2, 5)
+    ts = env.step(np.zeros((2, 5, 2), np.int32))
+    assert ts.reward.shape == (2, 5) and ts.discount.shape == (2,)
+
+
+def test_inactive_runners_are_zero_and_their_actions_ignored() -> None:
+    config = dict(CONT, num_runners=6, grid_length=2.0, episode_length=40, tagging_distance=0.3)
+    env_a, env_b = (envpool_x.make_gymnasium("TagContinuous-v0", seed=4, **config) for _ in "ab")
+    env_a.reset()
+    env_b.reset()
+    rng = np.random.default_rng(3)
+    active = np.ones(8, bool)
+    seen_inactive = 0
+    for _ in range(40):
+        act = random_actions(env_a, rng, 1)
+        other = act.copy()  # other actions for the agents out of the game
+        other[0, ~active] = rng.integers(0, 21, size=(int((~active).sum()), 2))
+        out_a, out_b = env_a.step(act), env_b.step(other)
+        for x, y in zip(out_a[:4], out_b[:4], strict=True):
+            np.testing.assert_array_equal(x, y)
+        # Out before this step: zero observation rows (partial) and rewards.
+        np.testing.assert_array_equal(out_a[0][0, ~active], 0.0)
+        np.testing.assert_array_equal(out_a[1][0, ~active], 0.0)
+        seen_inactive += int((~active).sum())
+        active = out_a[4]["active"][0]
+        if out_a[2][0] or out_a[3][0]:
+            break
+    assert seen_inactive > 0
+
+
+def test_bad_actions_name_env_and_agent() -> None:
+    env = envpool_x.make_gymnasium("TagContinuous-v0", num_envs=3, **CONT)
+    env.reset()
+    with pytest.raises(ValueError, match=r"shape \(3, 4, 2\) but 3 envs with 5 agents each"):
+        env.step(np.zeros((3, 4, 2), np.int32))
+    with pytest.raises(ValueError, match=r"shape \(3, 5\) but 3 envs with 5 agents each"):
+        env.step(np.zeros((3, 5), np.int32))
+    bad = np.zeros((3, 5, 2), np.int64)
+    bad[2, 3, 1] = 21
+    with pytest.raises(ValueError, match=r"action 21 for env 2, agent 3 \(element 1\) is out"):
+        env.step(bad)
+    bad = np.zeros((3, 5, 2), np.int32)
+    bad[1, 4, 0] = -1
+    with pytest.raises(ValueError, match=r"action -1 for env 1, agent 4 \(element 0\)"):
+        env.step(bad)
+    with pytest.raises(TypeError, match="discrete actions must be integers"):
+        env.step(np.full((3, 5, 2), np.nan))
+    grid = envpool_x.make_gymnasium("TagGridworld-v0", num_envs=2, **GRID)
+    grid.reset()
+    with pytest.raises(ValueError, match=r"action 5 for env 1, agent 2 is out of range \[0, 5\)"):
+        grid.step(np.array([[0, 0, 0, 0], [0, 0, 5, 0]], np.int32))
+    with pytest.raises(ValueError, match=r"action 9 for env 0, agent 0"):
+        grid.step(np.array([[9, 0, 0, 0], [0, 0, 0, 0]], np.int64))
+    grid.step(np.zeros((2, 4), np.int32))  # the pool stays usable
+
+
+def test_config_errors_are_clear() -> None:
+    with pytest.raises(ValueError, match="num_other_agents_observed"):
+        envpool_x.make_gymnasium("TagContinuous-v0", **dict(CONT, num_other_agents_observed=9))
+    with pytest.raises(ValueError, match="starting_location_x must list one"):
+        envpool_x.make_gymnasium("TagGridworld-v0", starting_location_x=[1, 2], **GRID)
