@@ -53,7 +53,8 @@ class ParallelPoolEnv(ParallelEnv):  # type: ignore[misc]
         self.action_spaces: dict[str, spaces.Space[Any]] = dict.fromkeys(
             self.possible_agents, spec.agent_action_space
         )
-        self._action = np.zeros(spec.action_space.shape, dtype=np.int32)[None]
+        shape = spec.action_space.shape or ()
+        self._action = np.zeros((1, *shape), dtype=np.int32)
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         """One agent's observation space (the same for every agent)."""
