@@ -4,11 +4,15 @@ max_num_players, and bad actions named by env and agent."""
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import numpy as np
 import pytest
 from gymnasium import spaces
 
 import envpool_x
+from conftest import run_python
 
 GRID = dict(num_taggers=3, grid_length=4, episode_length=12)
 CONT = dict(
@@ -203,3 +207,11 @@ def test_config_errors_are_clear() -> None:
         envpool_x.make_gymnasium("TagContinuous-v0", **dict(CONT, num_other_agents_observed=9))
     with pytest.raises(ValueError, match="starting_location_x must list one"):
         envpool_x.make_gymnasium("TagGridworld-v0", starting_location_x=[1, 2], **GRID)
+
+
+def test_shared_policy_example_learns_to_tag(tmp_path: Path) -> None:
+    pytest.importorskip("torch")
+    script = Path(__file__).resolve().parents[1] / "examples" / "tag_ppo.py"
+    out = run_python([str(script), "--iterations", "15"], cwd=tmp_path, timeout=300).stdout
+    rates = [float(r) for r in re.findall(r"tag rate ([0-9.]+)", out)]
+    assert len(rates) == 15 and np.mean(rates[-3:]) > np.mean(rates[:3]) + 0.3, out
