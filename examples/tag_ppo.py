@@ -85,7 +85,8 @@ def main() -> None:
             done = term | trunc
             tags += int(term.sum())
             episodes += int(done.sum())
-            buf_obs[t], buf_act[t], buf_logp[t], buf_val[t] = flat, action, dist.log_prob(action), value
+            buf_obs[t], buf_act[t] = flat, action
+            buf_logp[t], buf_val[t] = dist.log_prob(action), value
             buf_rew[t] = torch.as_tensor(reward[:, :taggers].reshape(rows))
             buf_done[t] = torch.as_tensor(np.repeat(done, taggers).astype(np.float32))
         with torch.no_grad():
