@@ -215,3 +215,71 @@ def test_shared_policy_example_learns_to_tag(tmp_path: Path) -> None:
     out = run_python([str(script), "--iterations", "15"], cwd=tmp_path, timeout=300).stdout
     rates = [float(r) for r in re.findall(r"tag rate ([0-9.]+)", out)]
     assert len(rates) == 15 and np.mean(rates[-3:]) > np.mean(rates[:3]) + 0.3, out
+
+
+# A user env with a box action per agent: the engine's agent axis beyond the Tag envs.
+MULTI_BOX = """
+#pragma once
+#include <vector>
+#include "core/env.h"
+class MultiPush {
+ public:
+  static constexpr const char* kName = "MultiPush";
+  static constexpr bool kCheap = true;
+  static envpool_x::Config DefaultConfig() { return envpool_x::Config{{"agents", int64_t{3}}}; }
+  static envpool_x::EnvSpec Spec(const envpool_x::Config& c) {
+    const int64_t n = c.Int("agents");
+    envpool_x::EnvSpec spec;
+    spec.obs.push_back(envpool_x::ArraySpec{"obs", envpool_x::DType::kFloat32, {n, 2}, {}, {}});
+    spec.action.discrete = false;
+    spec.action.box = envpool_x::ArraySpec{"action", envpool_x::DType::kFloat32, {2}, {-1}, {1}};
+    spec.action.num_agents = n;
+    return spec;
+  }
+  MultiPush(const envpool_x::Config& c, const envpool_x::EnvSpec& spec)
+      : n_(c.Int("agents")), obs_(envpool_x::ObsField<float>(spec, "obs")) {}
+  void Reset(envpool_x::Rng&, const envpool_x::StepOutput& out) {
+    for (int64_t k = 0; k < 2 * n_; ++k) out[obs_][k] = 0.0f;
+  }
+  void Step(const void* action, envpool_x::Rng&, const envpool_x::StepOutput& out) {
+    const float* a = envpool_x::BoxAction(action);
+    for (int64_t i = 0; i < n_; ++i) {
+      out[obs_][2 * i] = a[2 * i];
+      out[obs_][2 * i + 1] = a[2 * i + 1];
+      out.reward[i] = a[2 * i] + 10.0f * static_cast<float>(i);
+    }
+    *out.terminated = false;
+  }
+  std::vector<double> GetState() const { return {}; }
+  void SetState(const std::vector<double>&) {}
+ private:
+  int64_t n_;
+  envpool_x::OutputField<float> obs_;
+};
+"""
+
+
+def test_box_actions_per_agent(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ENVPOOL_X_CACHE_DIR", str(tmp_path / "cache"))
+    header = tmp_path / "multi_push.h"
+    header.write_text(MULTI_BOX)
+    task = f"MultiPush{np.random.default_rng().integers(1 << 30)}-v0"
+    envpool_x.register_cpp_env(task, header, "MultiPush", max_episode_steps=5)
+    env = envpool_x.make_gymnasium(task, num_envs=2, autoreset_mode="same_step")
+    assert env.single_action_space.shape == (3, 2) and env.agent_action_space.shape == (2,)
+    env.reset()
+    act = np.arange(12, dtype=np.float32).reshape(2, 3, 2) / 12
+    obs, rew, term, trunc, info = env.step(act)
+    np.testing.assert_array_equal(obs, act)
+    np.testing.assert_array_equal(rew, act[:, :, 0] + np.float32([0, 10, 20]))
+    for _ in range(4):
+        obs, rew, term, trunc, info = env.step(act)
+    assert trunc.all() and info["final_obs"].shape == (2, 3, 2)
+    # The rewards survive the reset.
+    np.testing.assert_array_equal(rew, act[:, :, 0] + np.float32([0, 10, 20]))
+    bad = act.copy()
+    bad[1, 2, 1] = np.nan
+    with pytest.raises(ValueError, match=r"action for env 1, agent 2 is not finite .* index 1"):
+        env.step(bad)
+    with pytest.raises(ValueError, match=r"need shape \(2, 3, 2\)"):
+        env.step(np.zeros((2, 6), np.float32))
