@@ -283,3 +283,24 @@ def test_box_actions_per_agent(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
         env.step(bad)
     with pytest.raises(ValueError, match=r"need shape \(2, 3, 2\)"):
         env.step(np.zeros((2, 6), np.float32))
+
+
+def test_xla_step_carries_the_agent_axis() -> None:
+    jax = pytest.importorskip("jax")
+    for task, config, shape in [
+        ("TagGridworld-v0", GRID, (2, 4)),
+        ("TagContinuous-v0", CONT, (2, 5, 2)),
+    ]:
+        env = envpool_x.make_gymnasium(task, num_envs=2, seed=1, **config)
+        ref = envpool_x.make_gymnasium(task, num_envs=2, seed=1, **config)
+        handle, recv, _, step = env.xla()
+        env.async_reset()
+        ref.reset()
+        handle, _ = recv(handle)
+        act = np.ones(shape, np.int32)
+        handle, (obs, rew, *_) = jax.jit(step)(handle, jax.numpy.asarray(act), np.arange(2))
+        expect = ref.step(act)
+        np.testing.assert_array_equal(np.asarray(obs), expect[0])
+        np.testing.assert_array_equal(np.asarray(rew), expect[1])
+        with pytest.raises(ValueError, match="agents each need shape"):
+            step(handle, jax.numpy.zeros((2, 3), np.int32), np.arange(2))
