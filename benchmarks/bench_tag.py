@@ -150,24 +150,149 @@ def cpu_rows(args: argparse.Namespace) -> list[str]:
     return rows
 
 
+class WarpDriveNumba:
+    """WarpDrive's numba step kernel on the GPU: one block per env, one thread
+    per agent, as its trainer launches it; every env restarts from its first
+    state after episode_length steps (WarpDrive's reset_when_done copies the
+    saved start the same way). Actions are pre-drawn on the device."""
+
+    def __init__(self, task: str, config: dict, num_envs: int) -> None:
+        from numba import cuda
+
+        self.cuda, self.num_envs = cuda, num_envs
+        rng = np.random.default_rng(0)
+        f32, i32 = np.float32, np.int32
+        self.episode = int(config["episode_length"])
+        if task.startswith("TagGrid"):
+            n = int(config["num_taggers"]) + 1
+            env_config = types.ModuleType("warp_drive.numba_includes.env_config")
+            env_config.wkNumberAgents, env_config.wkNumberEnvs = n, num_envs  # type: ignore[attr-defined]
+            env_config.wkBlocksPerEnv = 1  # type: ignore[attr-defined]
+            sys.modules[env_config.__name__] = env_config
+            from example_envs.tag_gridworld.tag_gridworld_step_numba import NumbaTagGridWorldStep
+
+            centre = int(config["grid_length"]) // 2
+            start = np.full((num_envs, n), centre, np.int32)
+            start[:, -1] = 0
+            self.starts = [start, start.copy()]
+            acts = rng.integers(0, 5, size=(16, num_envs, n, 1)).astype(np.int32)
+            size = 4 * n + 1
+            self.kernel = NumbaTagGridWorldStep
+            self.extra = lambda d: (
+                d["done"], d["rew"], d["obs"], f32(config["wall_hit_penalty"]),
+                f32(config["tag_reward_for_tagger"]), f32(config["tag_penalty_for_runner"]),
+                f32(config["step_cost_for_tagger"]), True, i32(config["grid_length"]),
+            )  # fmt: skip
+        else:
+            from example_envs.tag_continuous.tag_continuous_step_numba import (
+                NumbaTagContinuousStep,
+            )
+
+            taggers, n = (
+                int(config["num_taggers"]),
+                int(config["num_taggers"] + config["num_runners"]),
+            )
+            length = f32(config["grid_length"])
+            self.starts = [(length * rng.random((num_envs, n))).astype(np.float32) for _ in "xy"]
+            self.starts += [np.zeros((num_envs, n), np.float32) for _ in range(3)]
+            self.starts.append(np.ones((num_envs, n), np.int32))
+            self.starts.append(np.full(num_envs, n - taggers, np.int32))
+            acts = rng.integers(0, 21, size=(16, num_envs, n, 2)).astype(np.int32)
+            k = int(config["num_other_agents_observed"])
+            size = 7 * k + 1
+            types_ = np.array([1] * taggers + [0] * (n - taggers), np.int32)
+
+            def levels(lo: float, hi: float, num: int) -> np.ndarray:
+                return np.insert(np.linspace(f32(lo), f32(hi), num), 0, 0).astype(np.float32)
+
+            consts = [cuda.to_device(v) for v in (
+                types_, levels(config["min_acceleration"], config["max_acceleration"], 20),
+                levels(config["min_turn"], config["max_turn"], 20), np.ones(n, np.float32),
+                np.zeros(n, np.float32),
+            )]  # fmt: skip
+            scratch = [cuda.to_device(np.zeros((num_envs, n, w), t)) for w, t in (
+                (n - 1, np.float32), (n - 1, np.int32), (k, np.int32))]  # fmt: skip
+            edge = cuda.to_device(np.zeros((num_envs, n), np.float32))
+            self.kernel = NumbaTagContinuousStep
+            margin = f32((config["tagging_distance"] * length).astype(np.float32))
+
+            def extra(d: dict) -> tuple:
+                x, y, sp, di, ac, still, runners = d["state"]
+                return (
+                    x, y, sp, di, ac, consts[0], edge, f32(0.0), length, consts[1], consts[2],
+                    f32(1.0), i32(k), consts[3], True, still, False, d["obs"], d["act"],
+                    *scratch, d["rew"], consts[4], runners, margin, f32(10.0), f32(-10.0),
+                    f32(1.0), d["done"], d["t"], i32(n), i32(self.episode),
+                )  # fmt: skip
+
+            self.extra = extra
+        self.n = n
+        self.dev: dict[str, Any] = {
+            "state": [cuda.to_device(s) for s in self.starts],
+            "acts": [cuda.to_device(a) for a in acts],
+            "obs": cuda.to_device(np.zeros((num_envs, n, size), np.float32)),
+            "rew": cuda.to_device(np.zeros((num_envs, n), np.float32)),
+            "done": cuda.to_device(np.zeros(num_envs, np.int32)),
+            "t": cuda.to_device(np.zeros(num_envs, np.int32)),
+        }
+        self.grid = task.startswith("TagGrid")
+        self.k = 0
+
+    def _launch(self) -> None:
+        d = self.dev
+        d["act"] = d["acts"][self.k % 16]
+        if self.grid:
+            x, y = d["state"]
+            args = (x, y, d["act"], *self.extra(d), d["t"], np.int32(self.episode))
+        else:
+            args = self.extra(d)
+        self.kernel[self.num_envs, self.n](*args)
+        self.k += 1
+        if self.k % self.episode == 0:  # restart every env from its first state
+            for dst, src in zip(d["state"], self.starts, strict=True):
+                dst.copy_to_device(src)
+            d["t"].copy_to_device(np.zeros(self.num_envs, np.int32))
+            d["done"].copy_to_device(np.zeros(self.num_envs, np.int32))
+
+    def run(self, seconds: float) -> tuple[int, float]:
+        steps, start = 0, time.perf_counter()
+        while time.perf_counter() - start < seconds:
+            self._launch()
+            steps += self.num_envs
+        self.cuda.synchronize()
+        return steps, time.perf_counter() - start
+
+
 def gpu_rows(args: argparse.Namespace) -> list[str]:
-    """WarpDrive's numba kernel on the GPU (and ours with device="cuda" where
-    the task is supported), continuous config, 1 to 2,000 envs."""
-    import os
-
-    os.environ.pop("NUMBA_ENABLE_CUDASIM", None)
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-    import warpdrive_oracle  # noqa: F401  (sets up numba for WarpDrive's kernels)
-
-    rows = ["| task | envs | agents / env | WarpDrive numba env-steps/s | envpool_x cuda |",
-            "|---|---:|---:|---:|---|"]  # fmt: skip
-    for num_envs in (1, 100, 2000):
-        try:
-            envpool_x.make_gymnasium("TagContinuous-v0", num_envs=num_envs, device="cuda")
-            ours = "supported (not measured by this script yet)"
-        except ValueError as e:
-            ours = f"unsupported: {str(e)[:60]}"
-        rows.append(f"| TagContinuous-v0 | {num_envs} | 110 | (run on a GPU machine) | {ours} |")
+    """WarpDrive's numba kernels on the GPU (with --simulate: on the CPU, under
+    numba's CUDA simulator, to check this script), beside ours with
+    device="cuda" where this build supports the task."""
+    rows = [
+        "| task | envs | agents / env | WarpDrive numba env-steps/s | agent-steps/s | "
+        "envpool_x device='cuda' |",
+        "|---|---:|---:|---:|---:|---|",
+    ]
+    sizes = (2,) if args.simulate else (1, 100, 2000)
+    cases = [("TagGridworld-v0", GRID), ("TagContinuous-v0", CONTINUOUS)]
+    if args.simulate:  # a small world: the simulator runs one Python thread per agent
+        cases = [("TagGridworld-v0", dict(GRID, num_taggers=2)),
+                 ("TagContinuous-v0", dict(CONTINUOUS, num_taggers=2, num_runners=3,
+                                           num_other_agents_observed=3))]  # fmt: skip
+    for task, config in cases:
+        for num_envs in sizes:
+            try:
+                envpool_x.make_gymnasium(task, num_envs=num_envs, device="cuda")
+                ours = "supported (not measured by this script yet)"
+            except (ValueError, RuntimeError) as e:
+                ours = f"not supported: {str(e).split(';')[0][:70]}"
+            theirs = WarpDriveNumba(task, config, num_envs)
+            n, t = theirs.run(args.seconds)
+            rate = n / t
+            rows.append(
+                f"| {task} | {num_envs} | {theirs.n} | {rate:,.0f} | {rate * theirs.n:,.0f} | "
+                f"{ours} |"
+            )
+            print(rows[-1], flush=True)
     return rows
 
 
@@ -178,12 +303,22 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=1.0, help="per runner and round")
     parser.add_argument("--quick", action="store_true", help="2 rounds of 0.3 s")
     parser.add_argument("--gpu", action="store_true")
+    parser.add_argument(
+        "--simulate", action="store_true", help="--gpu on the CPU (numba's CUDA simulator)"
+    )
     parser.add_argument("--out", type=Path, default=Path(__file__).with_name("RESULTS.md"))
     args = parser.parse_args()
     if args.quick:
         args.rounds, args.seconds = 2, 0.3
+    if args.simulate:
+        import os
+
+        os.environ["NUMBA_ENABLE_CUDASIM"] = "1"
+        args.gpu = True
     start = time.perf_counter()
     rows = gpu_rows(args) if args.gpu else cpu_rows(args)
+    if args.simulate:
+        return  # a check of the script, not a measurement
     method = (
         "sync steps, uniform random actions; WarpDrive's numpy classes stepped one env after "
         f"another in Python; {args.rounds} rounds of {args.seconds} s per runner, interleaved; "
