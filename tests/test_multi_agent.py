@@ -304,3 +304,15 @@ def test_xla_step_carries_the_agent_axis() -> None:
         np.testing.assert_array_equal(np.asarray(rew), expect[1])
         with pytest.raises(ValueError, match="agents each need shape"):
             step(handle, jax.numpy.zeros((2, 3), np.int32), np.arange(2))
+
+
+def test_single_env_views_keep_the_agent_axis() -> None:
+    gym_env = envpool_x.make_gymnasium("TagGridworld-v0", num_envs=2, **GRID).single_env(1)
+    obs, info = gym_env.reset()
+    assert obs.shape == (4, 17) and info["active"].shape == (4,)
+    obs, reward, terminated, truncated, info = gym_env.step(np.zeros(4, np.int32))
+    assert reward.shape == (4,) and isinstance(terminated, bool)
+    dm = envpool_x.make_dm("TagGridworld-v0", num_envs=2, **GRID).single_env(0)
+    dm.reset()
+    step = dm.step(np.zeros(4, np.int32))
+    assert step.reward.shape == (4,) and step.reward.dtype == np.float32
