@@ -61,7 +61,7 @@ void CheckActionShape(const ActionSpec& a, const Dims& shape, int64_t n) {
   const size_t rank = std::size(shape);
   bool ok = rank >= 1 && static_cast<int64_t>(shape[0]) == n;
   if (ok && (a.num_agents > 1 || !a.discrete || !a.nvec.empty())) {
-    int64_t want[8];
+    int64_t want[8];  // ActionShape without allocating: box ranks up to 6
     size_t want_rank = 0;
     want[want_rank++] = n;
     if (a.num_agents > 1) want[want_rank++] = a.num_agents;
