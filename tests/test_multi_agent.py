@@ -316,3 +316,27 @@ def test_single_env_views_keep_the_agent_axis() -> None:
     dm.reset()
     step = dm.step(np.zeros(4, np.int32))
     assert step.reward.shape == (4,) and step.reward.dtype == np.float32
+
+
+def test_starting_locations_and_directions() -> None:
+    grid = envpool_x.make_gymnasium(
+        "TagGridworld-v0",
+        use_full_observation=False,
+        starting_location_x=[1, 2, 3, 4],
+        starting_location_y=[0, 1, 2, 3],
+        **GRID,
+    )
+    obs, _ = grid.reset()
+    np.testing.assert_allclose(obs[0, :, :2], np.array([[1, 0], [2, 1], [3, 2], [4, 3]]) / 4)
+    assert grid.get_state(0).tolist() == [0, 1, 2, 3, 4, 0, 1, 2, 3]
+    start = dict(
+        starting_location_x=[0.5, 1.0, 1.5, 2.0, 2.5],
+        starting_location_y=[0.1, 0.2, 0.3, 0.4, 0.5],
+        starting_directions=[0.0, 1.0, 2.0, 3.0, 4.0],
+    )
+    cont = envpool_x.make_gymnasium("TagContinuous-v0", num_envs=2, **CONT, **start)
+    cont.reset()
+    for e in range(2):  # every env, every episode starts there
+        state = cont.get_state(e)
+        np.testing.assert_array_equal(state[1:6], np.float32(start["starting_location_x"]))
+        np.testing.assert_array_equal(state[16:21], np.float32(start["starting_directions"]))

@@ -123,9 +123,13 @@ def test_grid_matches_warpdrive(tmp_path: Path, full: bool) -> None:
     assert check_parity(tmp_path, "TagGridworld-v0", "grid", config) >= 30
 
 
-@pytest.mark.parametrize("full", [True, False], ids=["full_obs", "partial_obs"])
-def test_continuous_matches_warpdrive(tmp_path: Path, full: bool) -> None:
-    config = dict(CONTINUOUS, use_full_observation=full)
+@pytest.mark.parametrize(
+    ("full", "exits"),
+    [(True, True), (False, True), (False, False)],
+    ids=["full_obs", "partial_obs", "runners_stay"],
+)
+def test_continuous_matches_warpdrive(tmp_path: Path, full: bool, exits: bool) -> None:
+    config = dict(CONTINUOUS, use_full_observation=full, runner_exits_game_after_tagged=exits)
     assert check_parity(tmp_path, "TagContinuous-v0", "continuous", config) >= 30
 
 
