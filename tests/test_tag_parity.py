@@ -4,8 +4,9 @@ WarpDrive 2.7.1's numba step kernels (the oracle, tests/warpdrive_oracle.py,
 run under numba's CUDA simulator in a subprocess) start from each episode's
 first state of our envs and take the same actions: every step of whole
 episodes must give the same positions (the full state), observations,
-rewards and done flags, for full and partial observation. Also: the same
-trajectories whatever the thread count.
+rewards and done flags, for full and partial observation. For the grid,
+WarpDrive's numpy class TagGridWorld is a second reference (observations,
+rewards, episode ends). Also: the same trajectories whatever the thread count.
 """
 
 from __future__ import annotations
@@ -105,6 +106,8 @@ def check_parity(tmp_path: Path, task_id: str, task: str, config: dict[str, Any]
         ref = oracle(tmp_path, task, full, batch)
         for e, ep in enumerate(batch):
             np.testing.assert_array_equal(ep["obs"], ref["reset_obs"][e], err_msg=f"env {e} reset")
+            if "np_obs" in ref:
+                np.testing.assert_array_equal(ep["obs"], np.float32(ref["np_obs"][e, 0]))
             for t, (_, obs, rew, done, state, active) in enumerate(ep["steps"]):
                 where = f"env {e}, episode {k}, step {t + 1}"
                 np.testing.assert_array_equal(state, ref["state"][e, t], err_msg=where)
@@ -113,6 +116,11 @@ def check_parity(tmp_path: Path, task_id: str, task: str, config: dict[str, Any]
                 assert done == bool(ref["done"][e, t]), where
                 if task == "continuous":  # active: in the game after the step
                     np.testing.assert_array_equal(active, state[-len(active) :] != 0, where)
+                if "np_obs" in ref:  # WarpDrive's numpy class, in float64
+                    np.testing.assert_array_equal(obs, np.float32(ref["np_obs"][e, t + 1]), where)
+                    # float32 sums here, float64 there: one rounding apart
+                    np.testing.assert_allclose(rew, ref["np_reward"][e, t], atol=1e-6, rtol=0)
+                    assert done == bool(ref["np_done"][e, t]), where
                 compared += 1
     return compared
 

@@ -85,7 +85,52 @@ def run_grid(cfg: dict, states: np.ndarray, actions: np.ndarray) -> dict[str, np
         rows["done"].append(done.copy())
         rows["state"].append(np.concatenate([t[:, None], x, y], axis=1).astype(np.float64))
     out.update({key: np.stack(v, axis=1) for key, v in rows.items()})
+    out.update(run_grid_numpy(cfg, states, actions))
     return out
+
+
+def run_grid_numpy(cfg: dict, states: np.ndarray, actions: np.ndarray) -> dict[str, np.ndarray]:
+    """The second reference: WarpDrive's numpy class TagGridWorld, env by env,
+    from the same start (float64 observations and rewards)."""
+    if "gym" not in sys.modules:  # its action spaces only: gymnasium's stand in for gym's
+        try:
+            import gym  # noqa: F401
+        except ImportError:
+            import gymnasium
+
+            shim = types.ModuleType("gym")
+            shim.spaces = gymnasium.spaces  # type: ignore[attr-defined]
+            sys.modules["gym"] = shim
+    from example_envs.tag_gridworld.tag_gridworld import TagGridWorld
+
+    num_envs, steps, n = actions.shape
+    keys = ("num_taggers", "grid_length", "episode_length", "wall_hit_penalty",
+            "tag_reward_for_tagger", "tag_penalty_for_runner", "step_cost_for_tagger",
+            "use_full_observation")  # fmt: skip
+    obs_rows, rew_rows, done_rows = [], [], []
+    for e in range(num_envs):
+        env = TagGridWorld(
+            **{k: cfg[k] for k in keys},
+            starting_location_x=states[e, 1 : 1 + n].astype(np.int32),
+            starting_location_y=states[e, 1 + n :].astype(np.int32),
+        )
+        first = env.reset()
+        obs, rew, done = [np.stack([first[a] for a in range(n)])], [], []
+        for k in range(steps):
+            if done and done[-1]:  # past this env's episode: padding
+                obs.append(np.full_like(obs[0], np.nan))
+                rew.append(np.full(n, np.nan))
+                done.append(True)
+                continue
+            o, r, d, _ = env.step({a: int(actions[e, k, a]) for a in range(n)})
+            obs.append(np.stack([o[a] for a in range(n)]))
+            rew.append(np.array([r[a] for a in range(n)]))
+            done.append(bool(d["__all__"]))
+        obs_rows.append(np.stack(obs))
+        rew_rows.append(np.stack(rew))
+        done_rows.append(np.array(done))
+    return {"np_obs": np.stack(obs_rows), "np_reward": np.stack(rew_rows),
+            "np_done": np.stack(done_rows)}  # fmt: skip
 
 
 def run_continuous(cfg: dict, states: np.ndarray, actions: np.ndarray) -> dict[str, np.ndarray]:
