@@ -95,6 +95,8 @@ py::dict EnvSpecToDict(const EnvSpec& spec) {
   action["discrete"] = spec.action.discrete;
   action["n"] = spec.action.n;
   if (!spec.action.discrete) action["box"] = ArraySpecToDict(spec.action.box);
+  action["nvec"] = spec.action.nvec;
+  action["num_agents"] = spec.action.num_agents;
   py::dict d;
   d["obs"] = obs;
   d["info"] = info;

@@ -178,10 +178,11 @@ void PyPool::StoreActions(const py::object& action, const std::vector<int32_t>& 
       return;
     }
     auto wide = py::array_t<int64_t, py::array::c_style | py::array::forcecast>::ensure(arr);
-    std::vector<int32_t> narrow(n);
-    for (int64_t k = 0; k < n; ++k) {
+    const int64_t m = a.NumElements();  // values per env
+    std::vector<int32_t> narrow(n * m);
+    for (int64_t k = 0; k < n * m; ++k) {
       const int64_t v = wide.data()[k];
-      CheckDiscreteAction(a, v, ids[k]);
+      CheckDiscreteElement(a, v, ids[k / m], k % m);
       narrow[k] = static_cast<int32_t>(v);
     }
     pool_->StoreActions(ids, narrow.data());

@@ -29,6 +29,19 @@ inline std::vector<int32_t> RawLoopDiscreteActions(int64_t n, uint64_t seed) {
   return out;
 }
 
+// The same for an action of several values (agents, MultiDiscrete):
+// kRawLoopActions rows of a.NumElements() values, value j in [0, Categories(j)).
+inline std::vector<int32_t> RawLoopDiscreteRows(const ActionSpec& a, uint64_t seed) {
+  if (a.NumElements() == 1) return RawLoopDiscreteActions(a.n, seed);
+  Rng draw(seed ^ 0x2545f4914f6cdd1dULL);
+  const int64_t m = a.NumElements();
+  std::vector<int32_t> out(kRawLoopActions * m, 0);
+  for (int64_t i = 0; i < kRawLoopActions * m; ++i) {
+    out[i] = static_cast<int32_t>(draw.UniformInt(std::max<int64_t>(a.Categories(i % m), 1)));
+  }
+  return out;
+}
+
 // The raw single-thread rate of Env: a plain loop, pre-drawn uniform actions,
 // a reset when an episode ends: terminated, or `max_episode_steps` (> 0) steps
 // after its reset, the pools' time limit. Without the time limit the loop
@@ -51,13 +64,13 @@ std::pair<double, int64_t> RawLoopSeconds(const Config& cfg, int num_envs, int64
   for (size_t f = 0; f < spec.obs.size(); ++f) obs[f].resize(spec.obs[f].NumBytes());
   std::vector<std::vector<uint8_t>> info(spec.info.size());
   for (size_t f = 0; f < spec.info.size(); ++f) info[f].resize(spec.info[f].NumBytes());
-  float reward = 0;
+  std::vector<float> reward(spec.num_agents(), 0.0f);
   bool terminated = false;
   bool truncated = false;
   StepOutput out;
   for (size_t f = 0; f < obs.size(); ++f) out.slots[f] = obs[f].data();
   for (size_t f = 0; f < info.size(); ++f) out.slots[StepOutput::kInfoSlot + f] = info[f].data();
-  out.reward = &reward;
+  out.reward = reward.data();
   out.terminated = &terminated;
   out.truncated = &truncated;
   // Continuous actions: pre-drawn uniform vectors within the bounds (0
@@ -65,13 +78,13 @@ std::pair<double, int64_t> RawLoopSeconds(const Config& cfg, int num_envs, int64
   // action leaves a MuJoCo body at rest).
   const int64_t box_size = spec.action.NumElements();
   std::vector<float> boxes(kRawLoopActions * box_size, 0.0f);
-  const std::vector<int32_t> discrete = RawLoopDiscreteActions(spec.action.n, seed);
+  const std::vector<int32_t> discrete = RawLoopDiscreteRows(spec.action, seed);
   if (!spec.action.discrete) {
     Rng draw(seed ^ 0x9e3779b97f4a7c15ULL);
     for (int k = 0; k < kRawLoopActions; ++k) {
       for (int64_t j = 0; j < box_size; ++j) {
-        const double lo = spec.action.box.Low(j);
-        const double hi = spec.action.box.High(j);
+        const double lo = spec.action.box.Low(j % spec.action.AgentElements());
+        const double hi = spec.action.box.High(j % spec.action.AgentElements());
         if (std::isfinite(lo) && std::isfinite(hi)) {
           boxes[k * box_size + j] = static_cast<float>(draw.Uniform(lo, hi));
         }
@@ -91,7 +104,7 @@ std::pair<double, int64_t> RawLoopSeconds(const Config& cfg, int num_envs, int64
   while (done < steps) {
     for (int i = 0; i < num_envs && done < steps; ++i, ++done) {
       const int64_t k = done % kRawLoopActions;
-      const void* a = spec.action.discrete ? static_cast<const void*>(&discrete[k])
+      const void* a = spec.action.discrete ? static_cast<const void*>(&discrete[k * box_size])
                                            : static_cast<const void*>(&boxes[k * box_size]);
       truncated = false;
       StepWhole(envs[i], a, rngs[i], out);

@@ -249,9 +249,10 @@ struct XlaCall {
     if (got != want) {
       CheckActionKind(a, KindOf(got), [got] { return DataTypeName(got); });
       if (a.discrete) {
-        std::vector<int64_t> wide(n);
-        ConvertElements(data, got, wide.data(), ffi::DataType::S64, n);
-        for (size_t k = 0; k < n; ++k) CheckDiscreteAction(a, wide[k], (*ids)[k]);
+        const size_t m = static_cast<size_t>(a.NumElements());  // values per env
+        std::vector<int64_t> wide(count);
+        ConvertElements(data, got, wide.data(), ffi::DataType::S64, count);
+        for (size_t k = 0; k < count; ++k) CheckDiscreteElement(a, wide[k], (*ids)[k / m], k % m);
       }
       scratch.resize(count * 4);
       ConvertElements(data, got, scratch.data(), want, count);

@@ -35,33 +35,48 @@ void CheckActionKind(const ActionSpec& a, ElementKind kind, NameFn&& dtype_name)
   }
 }
 
-// The shape of the actions of n envs: (n,) or (n, *box shape).
+// The shape of the actions of n envs: (n,) or (n, *box shape), with the
+// agent axis after n for a multi-agent env: (n, agents, *one agent's shape).
 inline std::vector<int64_t> ActionShape(const ActionSpec& a, int64_t n) {
   std::vector<int64_t> shape{n};
+  if (a.num_agents > 1) shape.push_back(a.num_agents);
   if (!a.discrete) shape.insert(shape.end(), a.box.shape.begin(), a.box.shape.end());
+  if (a.discrete && !a.nvec.empty()) shape.push_back(static_cast<int64_t>(a.nvec.size()));
   return shape;
 }
 
 template <typename Dims>
 [[noreturn]] void ThrowActionShape(const ActionSpec& a, const Dims& got, int64_t n) {
-  throw ValueError("action has shape " + ShapeString(got) + " but " + std::to_string(n) +
-                   " envs need shape " + ShapeString(ActionShape(a, n)));
+  const std::string agents =
+      a.num_agents > 1 ? " with " + std::to_string(a.num_agents) + " agents each" : "";
+  throw ValueError("action has shape " + ShapeString(got) + " but " + std::to_string(n) + " envs" +
+                   agents + " need shape " + ShapeString(ActionShape(a, n)));
 }
 
 // ValueError unless `shape` (any sequence of integers) is the actions of n
-// envs: (n,) or (n, *box shape); a one-element box may also come flat, as
+// envs (ActionShape); a single agent's one-element box may also come flat, as
 // (n,). Allocates nothing unless it throws (it runs on every step).
 template <typename Dims>
 void CheckActionShape(const ActionSpec& a, const Dims& shape, int64_t n) {
   const size_t rank = std::size(shape);
   bool ok = rank >= 1 && static_cast<int64_t>(shape[0]) == n;
-  if (ok && !a.discrete) {
-    const std::vector<int64_t>& box = a.box.shape;
-    const bool full =
-        rank == box.size() + 1 &&
-        std::equal(box.begin(), box.end(), std::begin(shape) + 1,
-                   [](int64_t want, auto got) { return static_cast<int64_t>(got) == want; });
-    ok = full || (rank == 1 && a.box.NumElements() == 1);
+  if (ok && (a.num_agents > 1 || !a.discrete || !a.nvec.empty())) {
+    int64_t want[8];  // ActionShape without allocating: box ranks up to 6
+    size_t want_rank = 0;
+    want[want_rank++] = n;
+    if (a.num_agents > 1) want[want_rank++] = a.num_agents;
+    if (!a.discrete) {
+      for (int64_t d : a.box.shape) {
+        if (want_rank < 8) want[want_rank++] = d;
+      }
+    } else if (!a.nvec.empty()) {
+      want[want_rank++] = static_cast<int64_t>(a.nvec.size());
+    }
+    const bool full = rank == want_rank && std::equal(want, want + want_rank, std::begin(shape),
+                                                      [](int64_t w, auto got) {
+                                                        return static_cast<int64_t>(got) == w;
+                                                      });
+    ok = full || (rank == 1 && a.num_agents == 1 && !a.discrete && a.box.NumElements() == 1);
   } else if (ok) {
     ok = rank == 1;
   }
@@ -86,12 +101,41 @@ inline void CheckDiscreteAction(const ActionSpec& a, int64_t v, int64_t env_id) 
   }
 }
 
+// "env 3" or, in a multi-agent env, "env 3, agent 2": who element `index` of
+// an env's action belongs to.
+inline std::string ActionOwner(const ActionSpec& a, int64_t env_id, int64_t index) {
+  std::string who = "env " + std::to_string(env_id);
+  if (a.num_agents > 1) who += ", agent " + std::to_string(index / a.AgentElements());
+  return who;
+}
+
+// ValueError unless v is a valid value of element `index` of env_id's
+// discrete action (any agent count, Discrete or MultiDiscrete per agent).
+inline void CheckDiscreteElement(const ActionSpec& a, int64_t v, int64_t env_id, int64_t index) {
+  const int64_t n = a.Categories(index);
+  if (v >= 0 && v < n) return;
+  if (a.NumElements() == 1) CheckDiscreteAction(a, v, env_id);
+  std::string part;
+  if (!a.nvec.empty()) part = " (element " + std::to_string(index % a.AgentElements()) + ")";
+  throw ValueError("action " + std::to_string(v) + " for " + ActionOwner(a, env_id, index) + part +
+                   " is out of range [0, " + std::to_string(n) + ")");
+}
+
 // ValueError unless element `index` of env_id's box action is finite.
 inline void CheckFiniteAction(double v, int64_t env_id, int64_t index) {
   if (!std::isfinite(v)) {
     throw ValueError("action for env " + std::to_string(env_id) +
                      " is not finite (NaN or inf) at index " + std::to_string(index));
   }
+}
+
+// The same, naming the agent in a multi-agent env.
+inline void CheckFiniteAction(const ActionSpec& a, double v, int64_t env_id, int64_t index) {
+  if (std::isfinite(v)) return;
+  if (a.num_agents == 1) CheckFiniteAction(v, env_id, index);
+  throw ValueError("action for " + ActionOwner(a, env_id, index) +
+                   " is not finite (NaN or inf) at index " +
+                   std::to_string(index % a.AgentElements()));
 }
 
 }  // namespace envpool_x

@@ -52,8 +52,8 @@ class EnvRunner {
               ordered_ ? 1 : (opt.num_envs + opt.batch_size - 1) / opt.batch_size + 1) {
     block_done_ = std::make_unique<std::atomic<int>[]>(rows_.num_blocks());
     for (int b = 0; b < rows_.num_blocks(); ++b) block_done_[b].store(0);
-    action_bytes_ =
-        spec_.action.discrete ? sizeof(int32_t) : spec_.action.box.NumElements() * sizeof(float);
+    // int32 values (discrete) or float32 (box): 4 bytes each.
+    action_bytes_ = spec_.action.NumElements() * sizeof(int32_t);
     actions_.reset(new uint8_t[action_bytes_ * opt_.num_envs]());
     states_.resize(opt_.num_envs);
     for (int i = 0; i < opt_.num_envs; ++i) states_[i].rng.Seed(opt_.env_seeds[i]);
@@ -226,11 +226,9 @@ class EnvRunner {
     rows_.At<int32_t>(layout().elapsed_step, row) = s.elapsed;
     if (s.done && opt_.autoreset == AutoresetMode::kSameStep) {
       rows_.CopyFinal(row);
-      const float reward = *out.reward;
       const bool term = *out.terminated;
       const bool trunc = truncated;
-      DoReset(pool, id, s, out, row);
-      *out.reward = reward;
+      DoReset(pool, id, s, out, row, /*keep_reward=*/true);
       *out.terminated = term;
       truncated = trunc;
     }
@@ -241,13 +239,21 @@ class EnvRunner {
     RecordError(id, e);
     s.force_reset = true;
     s.done = true;
-    *out.reward = 0.0f;
+    ZeroReward(out);
     *out.terminated = false;
     *out.truncated = true;
   }
 
+  // Every agent's reward of this row.
+  void ZeroReward(const StepOutput& out) const {
+    for (int64_t a = 0; a < spec_.action.num_agents; ++a) out.reward[a] = 0.0f;
+  }
+
+  // `keep_reward`: a same_step autoreset, whose row keeps the step's rewards
+  // (an env's Reset writes no reward).
   template <typename Pool>
-  void DoReset(Pool& pool, int32_t id, EnvState& s, const StepOutput& out, size_t row) {
+  void DoReset(Pool& pool, int32_t id, EnvState& s, const StepOutput& out, size_t row,
+               bool keep_reward = false) {
     if (s.reseed) {
       s.rng.Seed(s.seed);
       s.reseed = false;
@@ -256,7 +262,7 @@ class EnvRunner {
     pool.ResetEnv(id, s.rng, out);
     s.elapsed = pool.ElapsedAfterReset(id);
     s.done = false;
-    *out.reward = 0.0f;
+    if (!keep_reward) ZeroReward(out);
     *out.terminated = false;
     *out.truncated = false;
     rows_.At<int32_t>(layout().elapsed_step, row) = s.elapsed;

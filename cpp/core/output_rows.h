@@ -71,7 +71,9 @@ class OutputRows {
       const int f = layout_.first_info + 2 + i;
       out->slots[StepOutput::kInfoSlot + i] = base_[f] + row * row_bytes_[f];
     }
-    out->reward = reinterpret_cast<float*>(base_[layout_.reward]) + row;
+    // One float per agent (one for a single-agent env).
+    out->reward =
+        reinterpret_cast<float*>(base_[layout_.reward] + row * row_bytes_[layout_.reward]);
     out->terminated = reinterpret_cast<bool*>(base_[layout_.terminated]) + row;
     out->truncated = reinterpret_cast<bool*>(base_[layout_.truncated]) + row;
   }
@@ -124,6 +126,7 @@ class OutputRows {
     layout_.num_obs = static_cast<int>(spec.obs.size());
     layout_.reward = static_cast<int>(fields_.size());
     fields_.push_back(scalar("reward", DType::kFloat32));
+    if (spec.num_agents() > 1) fields_.back().shape = {spec.num_agents()};
     layout_.terminated = static_cast<int>(fields_.size());
     fields_.push_back(scalar("terminated", DType::kBool));
     layout_.truncated = static_cast<int>(fields_.size());

@@ -104,7 +104,8 @@ class PoolBase : public Scheduler {
   void StoreActions(const std::vector<int32_t>& ids, const void* actions) {
     if (&ids == &ids_.all() && StoreAllActions(actions)) return;
     const ActionSpec& a = spec_.action;
-    if (a.discrete) {
+    const int64_t m = a.NumElements();
+    if (a.discrete && m == 1) {
       const int32_t* src = static_cast<const int32_t*>(actions);
       int32_t* dst = reinterpret_cast<int32_t*>(actions_.get());
       for (size_t k = 0; k < ids.size(); ++k) {
@@ -115,16 +116,26 @@ class PoolBase : public Scheduler {
       }
       return;
     }
+    if (a.discrete) {  // several values per env: agents, MultiDiscrete
+      const int32_t* src = static_cast<const int32_t*>(actions);
+      int32_t* dst = reinterpret_cast<int32_t*>(actions_.get());
+      for (size_t k = 0; k < ids.size(); ++k) {
+        int32_t id = ids[k];
+        for (int64_t j = 0; j < m; ++j) CheckDiscreteElement(a, src[k * m + j], id, j);
+        CheckIdleOne(id, true);
+        std::memcpy(dst + id * m, src + k * m, m * sizeof(int32_t));
+      }
+      return;
+    }
     const float* src = static_cast<const float*>(actions);
     float* dst = reinterpret_cast<float*>(actions_.get());
-    int64_t m = a.box.NumElements();
     for (size_t k = 0; k < ids.size(); ++k) {
       int32_t id = ids[k];
       // Before any write: a worker may be reading an in-flight env's action.
       CheckIdleOne(id, true);
       for (int64_t j = 0; j < m; ++j) {
         const float v = src[k * m + j];
-        CheckFiniteAction(v, id, j);
+        CheckFiniteAction(a, v, id, j);
         dst[id * m + j] = v;
       }
     }
@@ -273,17 +284,18 @@ class PoolBase : public Scheduler {
       }
     }
     const ActionSpec& a = spec_.action;
+    if (a.discrete && !a.nvec.empty()) return false;  // per-element bounds: checked per env
     if (a.discrete) {
       const int32_t* src = static_cast<const int32_t*>(actions);
       int32_t lo = 0, hi = 0;
-      for (int64_t k = 0; k < n; ++k) {
+      for (int64_t k = 0; k < n * a.num_agents; ++k) {
         lo = std::min(lo, src[k]);
         hi = std::max(hi, src[k]);
       }
       if (lo < 0 || hi >= a.n) return false;
     } else {
       const float* src = static_cast<const float*>(actions);
-      int64_t m = n * a.box.NumElements();
+      int64_t m = n * a.NumElements();
       bool finite = true;
       for (int64_t k = 0; k < m; ++k) finite &= std::isfinite(src[k]);
       if (!finite) return false;

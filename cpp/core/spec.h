@@ -88,21 +88,41 @@ inline ArraySpec DiscreteSpec(const std::string& name, int64_t n, DType dtype = 
   return ArraySpec{name, dtype, {}, {0.0}, {static_cast<double>(n - 1)}, true};
 }
 
-// The action of one env: discrete (int32 scalar in [0, n)) or a float32 box.
+// The action of one env: discrete (int32 categories) or a float32 box.
+// One agent's part is a scalar in [0, n), or with `nvec` a row of nvec.size()
+// values, value j in [0, nvec[j]) (gymnasium's MultiDiscrete), or the box.
+// With num_agents > 1 the agents' parts follow one another: the action of an
+// env has shape (num_agents, *one agent's shape), agent-major.
 struct ActionSpec {
   bool discrete = true;
-  int64_t n = 0;  // discrete: number of actions
-  ArraySpec box;  // continuous: shape and bounds (dtype float32)
-  int64_t NumElements() const { return discrete ? 1 : box.NumElements(); }
+  int64_t n = 0;              // discrete without nvec: number of actions
+  ArraySpec box;              // continuous: shape and bounds (dtype float32)
+  std::vector<int64_t> nvec;  // discrete: categories per element (empty: one scalar)
+  int64_t num_agents = 1;     // the env's agent count (EnvSpec::num_agents())
+  int64_t AgentElements() const {
+    if (!discrete) return box.NumElements();
+    return nvec.empty() ? 1 : static_cast<int64_t>(nvec.size());
+  }
+  int64_t NumElements() const { return num_agents * AgentElements(); }
+  // Discrete: values of element `index` of an env's action are in [0, Categories(index)).
+  int64_t Categories(int64_t index) const {
+    return nvec.empty() ? n : nvec[index % static_cast<int64_t>(nvec.size())];
+  }
 };
 
 // What an env declares about itself for a given config.
+// A multi-agent env (action.num_agents > 1) declares its observation and info
+// fields with the agent axis first; the pool gives its reward that axis too,
+// while terminated / truncated stay one per env (docs/multi_agent.md).
 struct EnvSpec {
   std::vector<ArraySpec> obs;   // observation fields ("obs" for a plain array)
   std::vector<ArraySpec> info;  // env-specific info fields (besides env_id, elapsed_step)
   ActionSpec action;
   double reward_low = -std::numeric_limits<double>::infinity();
   double reward_high = std::numeric_limits<double>::infinity();
+  // Agents per env: 1 for every single-agent task. Kept in the action spec,
+  // which every step's checks read.
+  int64_t num_agents() const { return action.num_agents; }
 };
 
 // Lists are for options such as FrozenLake's `desc` (rows of a map) or

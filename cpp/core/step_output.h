@@ -79,7 +79,7 @@ struct StepOutput {
   static constexpr int kInfoSlot = kMaxFields;
 
   std::array<uint8_t*, 2 * kMaxFields> slots;
-  float* reward = nullptr;
+  float* reward = nullptr;  // one per agent (EnvSpec::num_agents)
   bool* terminated = nullptr;
   // False when a step starts. An env sets it to end the episode early for a
   // reason outside the task (a MuJoCo simulation gone unstable); the pool

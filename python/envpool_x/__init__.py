@@ -49,6 +49,7 @@ __all__ = [
     "make_dm",
     "make_gym",
     "make_gymnasium",
+    "make_pettingzoo",
     "make_sb3",
     "make_spec",
     "register",
@@ -65,3 +66,11 @@ def make_sb3(task_id: str, **config: Any) -> Any:
     from envpool_x.integrations.sb3 import make_sb3 as _make_sb3
 
     return _make_sb3(task_id, **config)
+
+
+def make_pettingzoo(task_id: str, **config: Any) -> Any:
+    """One env of a multi-agent task as a PettingZoo ``ParallelEnv`` (see
+    :mod:`envpool_x.pettingzoo_env`)."""
+    from envpool_x.pettingzoo_env import make_pettingzoo as _make_pettingzoo
+
+    return _make_pettingzoo(task_id, **config)

@@ -70,6 +70,8 @@ def _actions(space: Any, n: int, count: int, seed: int = 0) -> list[np.ndarray]:
     for _ in range(count):
         if hasattr(space, "n"):
             out.append(rng.integers(0, int(space.n), size=n).astype(np.int32))
+        elif hasattr(space, "nvec"):  # MultiDiscrete: multi-agent tasks
+            out.append(rng.integers(0, space.nvec, size=(n, *space.shape)).astype(np.int32))
         else:
             low = np.broadcast_to(space.low, space.shape)
             high = np.broadcast_to(space.high, space.shape)
@@ -92,6 +94,9 @@ def envpool_runner(task: str, num_envs: int, batch_size: int, num_threads: int) 
     if importlib.util.find_spec("envpool") is None:
         return None
     import envpool
+
+    if task not in envpool.list_all_envs():  # e.g. the Tag tasks
+        return None
 
     env = envpool.make_gymnasium(
         task, num_envs=num_envs, batch_size=batch_size, num_threads=num_threads

@@ -25,7 +25,12 @@ def _cmd_info(args: argparse.Namespace) -> int:
     spec = make_spec(args.task, **({"num_envs": args.num_envs} if args.num_envs else {}))
     print(f"task: {spec.id}")
     print(f"observation_space: {spec.observation_space}")
-    print(f"action_space: {spec.action_space}")
+    if spec.num_agents > 1:  # one agent's spaces: the env's are those with an agent axis
+        print(f"num_agents: {spec.num_agents}")
+        print(f"agent_observation_space: {spec.agent_observation_space}")
+        print(f"agent_action_space: {spec.agent_action_space}")
+    else:
+        print(f"action_space: {spec.action_space}")
     print(f"reward_threshold: {spec.reward_threshold}")
     print("config (defaults):" if not args.num_envs else "config:")
     for key, value in spec.config_dict().items():

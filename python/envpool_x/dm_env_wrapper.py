@@ -209,8 +209,9 @@ class DmEnvPool(dm_env.Environment):  # type: ignore[misc]
         return self._action_spec
 
     def reward_spec(self) -> specs.Array:
-        """Per-env reward spec (float32 scalar)."""
-        return specs.Array((), np.float32, "reward")
+        """Per-env reward spec: a float32 scalar, or one per agent ``(num_agents,)``."""
+        agents = self.spec.num_agents
+        return specs.Array(() if agents == 1 else (agents,), np.float32, "reward")
 
     def discount_spec(self) -> specs.BoundedArray:
         """Per-env discount spec (float32 in [0, 1])."""

@@ -45,7 +45,7 @@ class DmSingleEnv(dm_env.Environment):  # type: ignore[misc]
         observation = type(step.observation)(*(np.asarray(f)[0] for f in step.observation))
         if step_type is dm_env.StepType.FIRST:
             return dm_env.TimeStep(step_type, None, None, observation)
-        reward = np.float32(step.reward[0])
+        reward = step.reward[0]  # float32: a scalar, or one per agent
         discount = np.float32(step.discount[0])
         return dm_env.TimeStep(step_type, reward, discount, observation)
 
@@ -58,7 +58,7 @@ class DmSingleEnv(dm_env.Environment):  # type: ignore[misc]
         return self._pool.action_spec()
 
     def reward_spec(self) -> Any:
-        """float32 scalar."""
+        """float32 scalar (one per agent for a multi-agent task)."""
         return self._pool.reward_spec()
 
     def discount_spec(self) -> Any:

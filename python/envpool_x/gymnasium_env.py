@@ -32,6 +32,10 @@ class GymnasiumEnvPool(gymnasium.vector.VectorEnv, gymnasium.Env):  # type: igno
     EnvPool); ``single_observation_space`` / ``single_action_space`` are the
     same objects. Results of a full step come in env_id order; with
     ``batch_size < num_envs`` use ``send`` / ``recv`` and ``info["env_id"]``.
+
+    A multi-agent task (``num_agents > 1``) has its agent axis inside these
+    spaces (one env is ``(num_agents, ...)``); ``agent_observation_space`` /
+    ``agent_action_space`` are one agent's (docs/multi_agent.md).
     """
 
     # A subclass with the classic gym API (4-tuple step) sets this: env.xla()
@@ -49,6 +53,9 @@ class GymnasiumEnvPool(gymnasium.vector.VectorEnv, gymnasium.Env):  # type: igno
         self.single_action_space = spec.action_space
         self.observation_space = spec.observation_space
         self.action_space = spec.action_space
+        self.num_agents = spec.num_agents
+        self.agent_observation_space = spec.agent_observation_space
+        self.agent_action_space = spec.agent_action_space
         self.metadata = {
             "autoreset_mode": _MODES[spec.config.autoreset_mode],
             "render_modes": list(RENDER_MODES),

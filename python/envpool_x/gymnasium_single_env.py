@@ -50,7 +50,7 @@ class GymnasiumSingleEnv(gymnasium.Env):  # type: ignore[misc]
         )
         return (
             _row(obs),
-            float(reward[0]),
+            float(reward[0]) if reward.ndim == 1 else reward[0],  # one per agent: an array
             bool(terminated[0]),
             bool(truncated[0]),
             {k: _row(v) for k, v in info.items()},

@@ -96,7 +96,8 @@ def _row_bytes(spec: Any) -> int:
     """Bytes of one env's result row, every field (same_step: the final copies)."""
     obs = sum(_field_bytes(d) for d in spec._desc["obs"])
     info = 4 + 4 + sum(_field_bytes(d) for d in spec._desc["info"])  # env_id, elapsed_step
-    row = obs + info + 4 + 1 + 1  # reward, terminated, truncated
+    agents = int(spec._desc["action"].get("num_agents", 1))
+    row = obs + info + 4 * agents + 1 + 1  # reward (one per agent), terminated, truncated
     if spec.config.autoreset_mode == "same_step":
         row += obs + info + 1  # final_obs, final_info, the mask
     return row
@@ -104,9 +105,10 @@ def _row_bytes(spec: Any) -> int:
 
 def _action_bytes(spec: Any) -> int:
     act = spec._desc["action"]
+    agents = int(act.get("num_agents", 1))
     if act["discrete"]:
-        return 4
-    return 4 * math.prod(act["box"]["shape"])
+        return 4 * agents * max(1, len(act.get("nvec", [])))
+    return 4 * agents * math.prod(act["box"]["shape"])
 
 
 def usable_cpus() -> int:

@@ -159,6 +159,54 @@ def _space(desc: dict[str, Any]) -> spaces.Space[Any]:
     return spaces.MultiDiscrete(high - low + 1, dtype=box.dtype, start=low)
 
 
+def _action_spaces(act: dict[str, Any]) -> tuple[spaces.Space[Any], spaces.Space[Any]]:
+    """One agent's action space and one env's (with the agent axis first when
+    the env has several agents): Discrete / MultiDiscrete / Box."""
+    agents = int(act.get("num_agents", 1))
+    nvec = [int(n) for n in act.get("nvec", [])]
+    agent: spaces.Space[Any]
+    if act["discrete"] and nvec:
+        agent = spaces.MultiDiscrete(np.asarray(nvec, dtype=np.int64))
+    elif act["discrete"]:
+        agent = spaces.Discrete(int(act["n"]))
+    else:
+        agent = _box(act["box"])
+    if agents == 1:
+        return agent, agent
+    if isinstance(agent, spaces.Discrete):
+        return agent, spaces.MultiDiscrete(np.full(agents, int(agent.n), dtype=np.int64))
+    if isinstance(agent, spaces.MultiDiscrete):
+        return agent, spaces.MultiDiscrete(np.tile(agent.nvec, (agents, 1)))
+    assert isinstance(agent, spaces.Box)
+    low = np.broadcast_to(agent.low, (agents, *agent.shape))
+    high = np.broadcast_to(agent.high, (agents, *agent.shape))
+    return agent, spaces.Box(low, high, (agents, *agent.shape), agent.dtype)
+
+
+def _drop_agent_axis(space: spaces.Space[Any]) -> spaces.Space[Any]:
+    """The space of one agent's row of an env's (agent-axis-first) space."""
+    if isinstance(space, spaces.Dict):
+        return spaces.Dict(
+            collections.OrderedDict((k, _drop_agent_axis(v)) for k, v in space.spaces.items())
+        )
+    assert isinstance(space, spaces.Box), f"no agent axis to drop from {space}"
+    return spaces.Box(space.low[0], space.high[0], space.shape[1:], space.dtype)
+
+
+def _check_players(task_id: str, merged: dict[str, Any], num_agents: int) -> None:
+    """EnvPool's ``max_num_players``: accepted as the agent count when it is
+    the task's (1 for single-agent tasks); the spec's config then reports it."""
+    players = merged["max_num_players"]
+    if players not in (1, num_agents):
+        if num_agents == 1:
+            raise ValueError(f"max_num_players must be 1: {task_id} is a single-agent task")
+        raise ValueError(
+            f"max_num_players={players} but {task_id} with this config has {num_agents} agents "
+            "per env (set by its own keys, e.g. num_taggers / num_runners)"
+        )
+    merged["max_num_players"] = num_agents
+
+
 class EnvSpec:
     """Everything about a task for a given config, without building a pool.
 
@@ -203,8 +251,6 @@ class EnvSpec:
             raise TypeError("thread_affinity_offset must be an int")
         merged["autoreset_mode"] = autoreset_mode_name(merged["autoreset_mode"])
         check_render_mode(merged["render_mode"])
-        if merged["max_num_players"] != 1:
-            raise ValueError("max_num_players must be 1: no multi-player tasks are registered yet")
         self.env_seeds = _seed_list(merged["seed"], num_envs)
         _check_device_keys(task_id, entry, merged)
         if entry.resolve is not None:
@@ -215,6 +261,10 @@ class EnvSpec:
         self._env_config = {k: merged[k] for k in env_defaults}
         # Validates the env's own keys (types) in C++ and gives its fields.
         self._desc = pool_cls.env_spec(self._env_config)
+        #: Agents per env (1 for single-agent tasks); multi-agent arrays carry
+        #: this axis after the env axis (docs/multi_agent.md).
+        self.num_agents: int = int(self._desc["action"].get("num_agents", 1))
+        _check_players(task_id, merged, self.num_agents)
         fields = list(merged)
         config_cls = collections.namedtuple("Config", fields)  # type: ignore[misc]
         self.config: Any = config_cls(**merged)
@@ -241,11 +291,14 @@ class EnvSpec:
                     for n, s in zip(md.nvec, md.start, strict=True)
                 ]
             )
-        act = self._desc["action"]
-        if act["discrete"]:
-            self.action_space: spaces.Space[Any] = spaces.Discrete(int(act["n"]))
-        else:
-            self.action_space = _box(act["box"])
+        self.agent_action_space, self.action_space = _action_spaces(self._desc["action"])
+        #: One agent's observation (the env's without its agent axis); for a
+        #: single-agent task the same as ``observation_space``.
+        self.agent_observation_space: spaces.Space[Any] = (
+            _drop_agent_axis(self.observation_space)
+            if self.num_agents > 1
+            else self.observation_space
+        )
 
     @property
     def env_config(self) -> dict[str, Any]:
@@ -286,6 +339,10 @@ class EnvSpec:
 
         if isinstance(self.action_space, spaces.Discrete):
             return specs.DiscreteArray(int(self.action_space.n), np.int32, name="action")
+        if isinstance(self.action_space, spaces.MultiDiscrete):
+            space = self.action_space
+            high = np.asarray(space.nvec, dtype=np.int32) - 1
+            return specs.BoundedArray(space.shape, np.int32, np.zeros_like(high), high, "action")
         box = self.action_space
         assert isinstance(box, spaces.Box)
         return specs.BoundedArray(box.shape, box.dtype, box.low, box.high, "action")

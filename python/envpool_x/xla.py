@@ -208,15 +208,23 @@ def make_xla(env: Any, flavour: str = "gymnasium") -> tuple[Any, Callable, Calla
 def _check_action(action: Any, n: int, desc: dict[str, Any]) -> None:
     """Shape and dtype checks at trace time, with the eager step's messages."""
     kind = np.dtype(action.dtype).kind
+    agents = int(desc.get("num_agents", 1))
+    per_env = (agents,) if agents > 1 else ()  # the agent axis (docs/multi_agent.md)
     if desc["discrete"]:
         if kind not in "iu":
             raise TypeError(f"discrete actions must be integers, got dtype {action.dtype}")
-        expected: tuple[int, ...] = (n,)
+        nvec = desc.get("nvec", [])
+        expected: tuple[int, ...] = (n, *per_env, *((len(nvec),) if nvec else ()))
     else:
         if kind not in "fiu":
             raise TypeError(f"continuous actions must be real numbers, got dtype {action.dtype}")
-        expected = (n, *desc["box"]["shape"])
+        expected = (n, *per_env, *desc["box"]["shape"])
     shape = tuple(action.shape)
-    one_element_box = not desc["discrete"] and int(np.prod(desc["box"]["shape"])) == 1
+    one_element_box = (
+        not desc["discrete"] and agents == 1 and int(np.prod(desc["box"]["shape"])) == 1
+    )
     if shape != expected and not (one_element_box and shape == (n,)):
-        raise ValueError(f"action has shape {shape} but {n} envs need shape {expected}")
+        with_agents = f" with {agents} agents each" if agents > 1 else ""
+        raise ValueError(
+            f"action has shape {shape} but {n} envs{with_agents} need shape {expected}"
+        )

@@ -20,6 +20,8 @@
 #include "envs/classic_control/mountain_car.h"
 #include "envs/classic_control/mountain_car_continuous.h"
 #include "envs/classic_control/pendulum.h"
+#include "envs/multi_agent/tag_continuous.h"
+#include "envs/multi_agent/tag_gridworld.h"
 #include "envs/testing/fault_injection.h"
 #include "envs/toy_text/blackjack.h"
 #include "envs/toy_text/catch.h"
@@ -176,7 +178,7 @@ static void EnvStress(const Config& cfg, int threads, int batch, int rounds, int
   const ActionSpec& spec = pool.spec().action;
   const int64_t width = spec.NumElements();
   std::vector<float> box(static_cast<size_t>(n * width), 0.0f);
-  std::vector<int32_t> discrete(static_cast<size_t>(n), 0);
+  std::vector<int32_t> discrete(static_cast<size_t>(n * width), 0);
   pool.SendReset(ids, nullptr);
   for (int r = 0; r < rounds; ++r) {
     Batch b = pool.Recv(false);
@@ -184,8 +186,12 @@ static void EnvStress(const Config& cfg, int threads, int batch, int rounds, int
     const int32_t* got = reinterpret_cast<const int32_t*>(b.data[pool.layout().env_id]);
     std::vector<int32_t> back(got, got + b.count);
     if (spec.discrete) {
-      for (int k = 0; k < b.count; ++k)
-        discrete[k] = static_cast<int32_t>((r * 7 + back[k]) % spec.n);
+      for (int k = 0; k < b.count; ++k) {
+        for (int64_t j = 0; j < width; ++j) {  // one value per agent / element
+          discrete[k * width + j] =
+              static_cast<int32_t>((r * 7 + back[k] + j) % spec.Categories(j));
+        }
+      }
       pool.StoreActions(back, discrete.data());
     } else {
       pool.StoreActions(back, box.data());
@@ -397,6 +403,16 @@ static void FamiliesStress() {
   EnvStressAll<Blackjack>(Blackjack::DefaultConfig(), 400);
   EnvStressAll<Catch>(Catch::DefaultConfig(), 400);
   EnvStressAll<NChain>(NChain::DefaultConfig(), 400);
+  // Multi-agent rows (an agent axis in actions, rewards and observations).
+  Config grid = TagGridworld::DefaultConfig();
+  grid.Set("grid_length", int64_t{3});
+  EnvStressAll<TagGridworld>(grid, 400);
+  Config tag = TagContinuous::DefaultConfig();
+  tag.Set("num_taggers", int64_t{3});
+  tag.Set("num_runners", int64_t{6});
+  tag.Set("num_other_agents_observed", int64_t{4});
+  tag.Set("tagging_distance", 0.2);
+  EnvStressAll<TagContinuous>(tag, 200);
 #ifdef ENVPOOL_X_STRESS_ATARI
   AtariStress();
 #endif
