@@ -47,8 +47,17 @@ class CppEnvCompileError(CppEnvError):
 
 
 def include_dir() -> Path:
-    """The folder of the env contract's headers (``core/env.h``, ...)."""
-    return Path(__file__).resolve().parent.parent / "include"
+    """The folder of the env contract's headers (``core/env.h``, ...).
+
+    A wheel ships them in ``envpool_x/include``; an editable install runs from the
+    source tree, whose ``cpp/`` holds the same headers.
+    """
+    package = Path(__file__).resolve().parent.parent
+    installed = package / "include"
+    source_tree = package.parent.parent / "cpp"
+    if not (installed / "core" / "env.h").exists() and (source_tree / "core" / "env.h").exists():
+        return source_tree
+    return installed
 
 
 def cache_dir() -> Path:
