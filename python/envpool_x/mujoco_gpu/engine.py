@@ -1,0 +1,102 @@
+"""Loading MuJoCo Warp and one model per pool; the physics of one env step.
+
+MuJoCo Warp (``mujoco-warp``, on NVIDIA's ``warp-lang``) is an optional
+dependency: the ``mujoco-gpu`` extra. Its kernels run on a CUDA GPU and, for
+tests, on warp's ``cpu`` device (the same kernel code compiled for the host).
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+INSTALL_HINT = (
+    "MuJoCo tasks on device='cuda' need MuJoCo Warp: pip install \"envpool-x[mujoco-gpu]\" "
+    "(mujoco-warp==3.17.0 and warp-lang)"
+)
+
+
+def import_engine() -> tuple[Any, Any, Any]:
+    """``(mujoco, warp, mujoco_warp)``, quiet.
+
+    Raises:
+        ImportError: MuJoCo Warp is not installed (the message says what to install).
+    """
+    try:
+        import mujoco
+        import mujoco_warp
+        import warp
+    except ImportError as e:
+        raise ImportError(f"{INSTALL_HINT} ({e})") from e
+    warp.config.quiet = True
+    return mujoco, warp, mujoco_warp
+
+
+def warp_device(kind: str, index: int) -> str:
+    """The warp device of an envpool_x device kind: ``"cuda"`` runs on the GPU
+    ``cuda:index``; ``"cpu-reference"`` runs the same kernels on warp's CPU device.
+
+    Raises:
+        RuntimeError: ``cuda`` without a usable GPU (warp's reason).
+        ValueError: no GPU of that index.
+    """
+    _, wp, _ = import_engine()
+    if kind == "cpu-reference":
+        return "cpu"
+    wp.init()
+    count = wp.get_cuda_device_count()
+    if count == 0:
+        raise RuntimeError(
+            "device='cuda' needs a usable NVIDIA GPU, but warp found none (MuJoCo Warp runs "
+            "on CUDA; device='cpu-reference' runs the same kernels on the CPU, slowly)"
+        )
+    if index >= count:
+        raise ValueError(f"device 'cuda:{index}' does not exist: {count} GPU(s) visible")
+    return f"cuda:{index}"
+
+
+def load_model(xml_file: str) -> Any:
+    """The host ``MjModel`` of ``xml_file``, with the solver MuJoCo Warp needs.
+
+    gymnasium's humanoid.xml asks for the PGS solver, which MuJoCo Warp does
+    not have: it is replaced by Newton. Both solve the same convex constraint
+    problem, so converged solutions agree; see docs/mujoco_gpu.md.
+    """
+    mujoco, _, _ = import_engine()
+    model = mujoco.MjModel.from_xml_path(xml_file)
+    if model.opt.solver == mujoco.mjtSolver.mjSOL_PGS:
+        model.opt.solver = mujoco.mjtSolver.mjSOL_NEWTON
+    return model
+
+
+class Physics:
+    """One model and ``num_envs`` worlds on a warp device."""
+
+    def __init__(self, model: Any, num_envs: int, device: str, frame_skip: int, rne: bool):
+        _, wp, mjw = import_engine()
+        self.wp, self.mjw = wp, mjw
+        self.mj_model = model
+        self.device = device
+        self.frame_skip = frame_skip
+        self.rne = rne
+        with wp.ScopedDevice(device), warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # MuJoCo Warp's notes on defaults it picks
+            self.model = mjw.put_model(model)
+            self.data = mjw.make_data(model, nworld=num_envs)
+        self._graph: Any = None
+
+    def step(self) -> None:
+        """``frame_skip`` MuJoCo steps of every world, then the contact forces
+        (cfrc_ext) gymnasium reads after ``mj_step`` (``mj_rnePostConstraint``)."""
+        for _ in range(self.frame_skip):
+            self.mjw.step(self.model, self.data)
+        if self.rne:
+            self.mjw.rne_postconstraint(self.model, self.data)
+
+    def forward(self) -> None:
+        """``mj_forward`` of every world (after a reset sets qpos / qvel)."""
+        self.mjw.forward(self.model, self.data)
+
+    def reset_worlds(self, mask: Any) -> None:
+        """``mj_resetData`` of the worlds whose ``mask`` entry is set."""
+        self.mjw.reset_data(self.model, self.data, reset=mask)
