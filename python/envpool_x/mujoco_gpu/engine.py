@@ -28,7 +28,7 @@ def import_engine() -> tuple[Any, Any, Any]:
         import warp
     except ImportError as e:
         raise ImportError(f"{INSTALL_HINT} ({e})") from e
-    warp.config.quiet = True
+    warp.config.quiet = True  # type: ignore[attr-defined]  # no compile messages
     return mujoco, warp, mujoco_warp
 
 

@@ -1,3 +1,5 @@
+# mypy: ignore-errors
+# (warp's kernel language: annotations such as wp.array(dtype=...) are calls, not types)
 """Warp kernels around MuJoCo Warp's physics: actions in, observation, reward,
 health, episode bookkeeping and reset noise, one thread per env.
 
@@ -5,6 +7,9 @@ Every kernel takes ``ids`` (the envs of this call, in result-row order): row
 ``i`` of an output belongs to world ``ids[i]``. The task's constants come in a
 :class:`TaskParams` struct so that one set of kernels serves every task.
 """
+
+# Warp needs int(0) / float(0.0) for a variable a loop changes (a literal is a constant).
+# ruff: noqa: UP018
 
 from __future__ import annotations
 
@@ -97,7 +102,14 @@ def set_ctrl(
 
 
 @wp.func
-def x_now(p: TaskParams, w: int, qpos: wp.array2d(dtype=wp.float32), xpos: wp.array2d(dtype=wp.vec3), xipos: wp.array2d(dtype=wp.vec3), mass: wp.array2d(dtype=wp.float32)) -> float:  # noqa: E501
+def x_now(
+    p: TaskParams,
+    w: int,
+    qpos: wp.array2d(dtype=wp.float32),
+    xpos: wp.array2d(dtype=wp.vec3),
+    xipos: wp.array2d(dtype=wp.vec3),
+    mass: wp.array2d(dtype=wp.float32),
+) -> float:  # noqa: E501
     if p.x_source == X_QPOS0:
         return qpos[w, 0]
     if p.x_source == X_BODY:
@@ -111,7 +123,9 @@ def x_now(p: TaskParams, w: int, qpos: wp.array2d(dtype=wp.float32), xpos: wp.ar
 
 
 @wp.func
-def healthy(p: TaskParams, w: int, qpos: wp.array2d(dtype=wp.float32), qvel: wp.array2d(dtype=wp.float32)) -> int:  # noqa: E501
+def healthy(
+    p: TaskParams, w: int, qpos: wp.array2d(dtype=wp.float32), qvel: wp.array2d(dtype=wp.float32)
+) -> int:  # noqa: E501
     if p.health_mode == HEALTH_ALWAYS:
         return 1
     if p.health_mode == HEALTH_ANT:
@@ -353,7 +367,9 @@ def restore_rows(
 
 @wp.kernel
 def restore_time(
-    stepped: wp.array(dtype=wp.int32), saved: wp.array(dtype=wp.float32), t: wp.array(dtype=wp.float32)
+    stepped: wp.array(dtype=wp.int32),
+    saved: wp.array(dtype=wp.float32),
+    t: wp.array(dtype=wp.float32),
 ):
     w = wp.tid()
     if stepped[w] == 0:

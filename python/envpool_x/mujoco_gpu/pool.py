@@ -52,10 +52,14 @@ class MujocoDevicePool(ResultMixin):
         self.max_steps = int(cfg.max_episode_steps or 0)
         self.mode = _MODES[cfg.autoreset_mode]
         self.copy_results = bool(cfg.copy_results)
-        self.obs_dim = tasks.obs_size(spec.entry.pool_name, c.values, model.nq, model.nv, model.nbody)
+        self.obs_dim = tasks.obs_size(
+            spec.entry.pool_name, c.values, model.nq, model.nv, model.nbody
+        )
         expected = spec.observation_space.shape
         if expected != (self.obs_dim,):
-            raise RuntimeError(f"observation size {self.obs_dim} differs from the spec's {expected}")
+            raise RuntimeError(
+                f"observation size {self.obs_dim} differs from the spec's {expected}"
+            )
         self.nu = int(model.nu)
         self.consts = c
         n = self.num_envs
@@ -73,7 +77,9 @@ class MujocoDevicePool(ResultMixin):
             self.last_obs = wp.zeros((n, self.obs_dim), dtype=wp.float64)
             self.all_ids = wp.array(np.arange(n, dtype=np.int32))
             self.buffers = Outputs(wp, n, self.obs_dim, self.mode == 1)
-        self._seeds = wp.array(seeds_for(spec.env_seeds, cfg.seed, n), dtype=wp.int32, device=self.wp_device)
+        self._seeds = wp.array(
+            seeds_for(spec.env_seeds, cfg.seed, n), dtype=wp.int32, device=self.wp_device
+        )
         self._pending: Any = None
         self._closed = False
 
@@ -91,7 +97,16 @@ class MujocoDevicePool(ResultMixin):
             wp.launch(
                 kernels.set_ctrl,
                 n,
-                [ids, act, self.done, int(self.mode == 2), d.ctrl, self.stepped, self.bad, self.errors],
+                [
+                    ids,
+                    act,
+                    self.done,
+                    int(self.mode == 2),
+                    d.ctrl,
+                    self.stepped,
+                    self.bad,
+                    self.errors,
+                ],
             )
             subset = n < self.num_envs
             saved = self._save() if subset else None
@@ -108,7 +123,11 @@ class MujocoDevicePool(ResultMixin):
             )  # fmt: skip
             self._write_obs(ids, n, out, only_flagged=False)
             if self.mode == 1:
-                wp.launch(kernels.copy_final_obs, (n, self.obs_dim), [out.final_mask, out.obs, out.final_obs])
+                wp.launch(
+                    kernels.copy_final_obs,
+                    (n, self.obs_dim),
+                    [out.final_mask, out.obs, out.final_obs],
+                )
             if self.mode != 2:
                 self._reset_flagged(ids, n, out)
             out.set_ids(ids, n)
@@ -191,7 +210,9 @@ class MujocoDevicePool(ResultMixin):
         nq = self.physics.mj_model.nq
         state = np.asarray(state, dtype=np.float32)
         if state.shape != (nq + self.physics.mj_model.nv,):
-            raise ValueError(f"state must have shape ({nq + self.physics.mj_model.nv},), got {state.shape}")
+            raise ValueError(
+                f"state must have shape ({nq + self.physics.mj_model.nv},), got {state.shape}"
+            )
         with wp.ScopedDevice(self.wp_device):
             qpos, qvel = d.qpos.numpy(), d.qvel.numpy()
             qpos[i], qvel[i] = state[:nq], state[nq:]
@@ -255,7 +276,8 @@ class MujocoDevicePool(ResultMixin):
         wp.launch(
             kernels.write_obs,
             n,
-            [self.params, ids, int(flags is not None), flags if flags is not None else self.need_reset,
+            [self.params, ids, int(flags is not None),
+             flags if flags is not None else self.need_reset,
              d.qpos, d.qvel, d.xpos, d.xipos, self.physics.model.body_mass, d.cinert, d.cvel,
              d.qfrc_actuator, d.cfrc_ext, obs, self.last_obs, self.x_before],
         )  # fmt: skip

@@ -166,10 +166,13 @@ class ResultMixin:
         on_host = int(dev_type) == _DL_CPU
         if self.kind == "cuda" and on_host:
             raise ValueError(
-                f"action is a tensor in host memory (the CPU) but this env runs on cuda:{self.index}"
+                "action is a tensor in host memory (the CPU) but this env runs on "
+                f"cuda:{self.index}"
             )
         if self.kind == "cuda" and int(dev_index) != self.index:
-            raise ValueError(f"action is on cuda:{dev_index} but this env runs on cuda:{self.index}")
+            raise ValueError(
+                f"action is on cuda:{dev_index} but this env runs on cuda:{self.index}"
+            )
         if self.kind != "cuda" and not on_host:
             raise ValueError("action is a GPU tensor but this env runs on the CPU (cpu-reference)")
         if tuple(action.shape) != (n, self.nu):
