@@ -33,20 +33,25 @@ def test_autoreset_modes(mode):
     _, _, _, trunc, info = env.step(_act(3))
     assert not trunc.any() and info["elapsed_step"].tolist() == [1, 1, 1]
     obs, rew, term, trunc, info = env.step(_act(3))
-    assert trunc.all() and not term.any() and info["elapsed_step"].tolist() == [2, 2, 2]
-    if mode == "same_step":
+    assert trunc.all() and not term.any() and np.all(rew != 0)
+    if mode == "same_step":  # the reset row keeps the ending step's reward and flags
         assert info["_final_obs"].all()
         assert not np.allclose(info["final_obs"], obs)
-        np.testing.assert_array_equal(info["elapsed_step"], [2, 2, 2])
+        assert info["elapsed_step"].tolist() == [0, 0, 0]
         obs, rew, _, trunc, info = env.step(_act(3))
         assert info["elapsed_step"].tolist() == [1, 1, 1] and not trunc.any()
     elif mode == "next_step":
+        assert info["elapsed_step"].tolist() == [2, 2, 2]
         obs, rew, term, trunc, info = env.step(_act(3))
         assert info["elapsed_step"].tolist() == [0, 0, 0]
         assert not (term | trunc).any() and np.all(rew == 0)
         assert not np.allclose(obs, obs0)  # the envs continue their random streams
     else:
-        env.step(_act(3))
+        assert info["elapsed_step"].tolist() == [2, 2, 2]
+        before = env._pool.get_state(0)
+        _, _, _, trunc, info = env.step(_act(3))  # the CPU engine raises here
+        np.testing.assert_array_equal(env._pool.get_state(0), before)  # not stepped
+        assert trunc.all() and info["elapsed_step"].tolist() == [2, 2, 2]
         with pytest.raises(RuntimeError, match="stepped after its episode ended"):
             env._pool.check_errors()
         obs, info = env.reset(options={"reset_mask": np.array([True, False, False])})
@@ -109,7 +114,8 @@ def test_results_copy_and_backends():
 def test_dm_env_front_end():
     env = envpool_x.make_dm(TASK, num_envs=2, device=DEV)
     ts = env.reset()
-    assert ts.observation.shape == (2, 17)
+    assert ts.observation.obs.shape == (2, 17)
+    assert ts.observation.x_position.shape == (2,)
     ts = env.step(_act(2))
     assert ts.reward.shape == (2,) and ts.step_type.tolist() == [1, 1]
 

@@ -83,20 +83,42 @@ class Physics:
             warnings.simplefilter("ignore")  # MuJoCo Warp's notes on defaults it picks
             self.model = mjw.put_model(model)
             self.data = mjw.make_data(model, nworld=num_envs)
-        self._graph: Any = None
+        # On a GPU each stage is captured once as a CUDA graph (MuJoCo Warp
+        # launches hundreds of small kernels a step; a graph launch replays
+        # them without Python's per-launch cost), as mjwarp-testspeed does.
+        self._graphs: dict[str, Any] = {}
+
+    def _run(self, name: str, body: Any) -> None:
+        if self.device == "cpu":
+            body()
+            return
+        graph = self._graphs.get(name)
+        if graph is None:
+            # Captured on warp's own stream (the caller's may be the legacy
+            # default stream, where CUDA cannot capture); launched on the caller's.
+            own = self.wp.get_device(self.device).stream
+            with self.wp.ScopedStream(own), self.wp.ScopedCapture() as capture:
+                body()
+            graph = self._graphs[name] = capture.graph
+        self.wp.capture_launch(graph)
 
     def step(self) -> None:
         """``frame_skip`` MuJoCo steps of every world, then the contact forces
         (cfrc_ext) gymnasium reads after ``mj_step`` (``mj_rnePostConstraint``)."""
-        for _ in range(self.frame_skip):
-            self.mjw.step(self.model, self.data)
-        if self.rne:
-            self.mjw.rne_postconstraint(self.model, self.data)
+
+        def body() -> None:
+            for _ in range(self.frame_skip):
+                self.mjw.step(self.model, self.data)
+            if self.rne:
+                self.mjw.rne_postconstraint(self.model, self.data)
+
+        self._run("step", body)
 
     def forward(self) -> None:
         """``mj_forward`` of every world (after a reset sets qpos / qvel)."""
-        self.mjw.forward(self.model, self.data)
+        self._run("forward", lambda: self.mjw.forward(self.model, self.data))
 
     def reset_worlds(self, mask: Any) -> None:
-        """``mj_resetData`` of the worlds whose ``mask`` entry is set."""
-        self.mjw.reset_data(self.model, self.data, reset=mask)
+        """``mj_resetData`` of the worlds whose ``mask`` entry is set (always the
+        same mask array: the captured graph reads it)."""
+        self._run("reset", lambda: self.mjw.reset_data(self.model, self.data, reset=mask))

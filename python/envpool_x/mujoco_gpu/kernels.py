@@ -33,6 +33,20 @@ CONTACT_NONE = 0
 CONTACT_CLIPPED_FORCES = 1  # w * sum(clip(cfrc_ext, lo, hi)^2) (Ant)
 CONTACT_CLIPPED_COST = 2  # min(w * sum(cfrc_ext^2), hi) (Humanoid)
 
+# Info columns (rows of the info array): the CPU envs' info keys, by name in results.py.
+INFO_NAMES = (
+    "x_position",
+    "y_position",
+    "distance_from_origin",
+    "x_velocity",
+    "y_velocity",
+    "z_distance_from_origin",
+    "reward_forward",
+    "reward_ctrl",
+    "reward_contact",
+    "reward_survive",
+)
+
 # Error codes recorded per env (read by check_errors).
 ERR_NONE = 0
 ERR_ACTION = 1  # a non-finite action value
@@ -68,6 +82,7 @@ class TaskParams:
     angle_hi: float
     state_lo: float
     state_hi: float
+    init_z: float
 
 
 @wp.kernel
@@ -86,6 +101,12 @@ def set_ctrl(
     mode is recorded for check_errors."""
     i = wp.tid()
     w = ids[i]
+    if disabled == 1 and done[w] == 1:
+        # The CPU pool refuses this call; here it is recorded and the env is
+        # left as it is (still finished, waiting for a reset).
+        errors[w] = ERR_FINISHED
+        bad[w] = 0
+        return
     stepped[w] = 1
     b = int(0)
     for j in range(action.shape[1]):
@@ -97,29 +118,47 @@ def set_ctrl(
     bad[w] = b
     if b == 1:
         errors[w] = ERR_ACTION
-    elif disabled == 1 and done[w] == 1:
-        errors[w] = ERR_FINISHED
 
 
 @wp.func
-def x_now(
+def pos_now(
     p: TaskParams,
     w: int,
+    axis: int,
     qpos: wp.array2d(dtype=wp.float32),
     xpos: wp.array2d(dtype=wp.vec3),
     xipos: wp.array2d(dtype=wp.vec3),
     mass: wp.array2d(dtype=wp.float32),
-) -> float:  # noqa: E501
+) -> float:
+    """The x (axis 0) or y (axis 1) whose change is the task's velocity."""
     if p.x_source == X_QPOS0:
-        return qpos[w, 0]
+        return qpos[w, axis]
     if p.x_source == X_BODY:
-        return xpos[w, p.body][0]
+        return xpos[w, p.body][axis]
     total = float(0.0)
     mx = float(0.0)
     for b in range(xipos.shape[1]):
         total += mass[0, b]
-        mx += mass[0, b] * xipos[w, b][0]
+        mx += mass[0, b] * xipos[w, b][axis]
     return mx / total
+
+
+@wp.func
+def write_positions(
+    p: TaskParams,
+    i: int,
+    w: int,
+    qpos: wp.array2d(dtype=wp.float32),
+    info: wp.array2d(dtype=wp.float64),
+):
+    """x_position, y_position, distance_from_origin (of qpos[0:2], as the v5
+    envs report them) and z_distance_from_origin (qpos[1] - init_qpos[1])."""
+    x = qpos[w, 0]
+    y = qpos[w, 1]
+    info[0, i] = wp.float64(x)
+    info[1, i] = wp.float64(y)
+    info[2, i] = wp.float64(wp.sqrt(x * x + y * y))
+    info[5, i] = wp.float64(y - p.init_z)
 
 
 @wp.func
@@ -171,13 +210,18 @@ def write_obs(
     obs: wp.array2d(dtype=wp.float64),
     last_obs: wp.array2d(dtype=wp.float64),
     x_before: wp.array(dtype=wp.float32),
+    y_before: wp.array(dtype=wp.float32),
 ):
     """The observation of world ids[i] into row i (and the world's last_obs),
-    and the position the next step's velocity starts from. With only_flagged,
-    rows whose world has no flag are left alone."""
+    and the position the next step's velocity starts from. only_flagged 1:
+    rows whose world has no flag are left alone; 2: they get last_obs."""
     i = wp.tid()
     w = ids[i]
     if only_flagged == 1 and flags[w] == 0:
+        return
+    if only_flagged == 2 and flags[w] == 0:  # not stepped: its current observation
+        for j in range(obs.shape[1]):
+            obs[i, j] = last_obs[w, j]
         return
     k = int(0)
     for j in range(p.pos_skip, qpos.shape[1]):
@@ -214,7 +258,8 @@ def write_obs(
                 k += 1
     for j in range(k):
         last_obs[w, j] = obs[i, j]
-    x_before[w] = x_now(p, w, qpos, xpos, xipos, mass)
+    x_before[w] = pos_now(p, w, 0, qpos, xpos, xipos, mass)
+    y_before[w] = pos_now(p, w, 1, qpos, xpos, xipos, mass)
 
 
 @wp.kernel
@@ -229,6 +274,7 @@ def reward_and_episode(
     ctrl: wp.array2d(dtype=wp.float32),
     cfrc_ext: wp.array2d(dtype=wp.spatial_vector),
     x_before: wp.array(dtype=wp.float32),
+    y_before: wp.array(dtype=wp.float32),
     bad: wp.array(dtype=wp.int32),
     max_steps: int,
     mode: int,
@@ -240,6 +286,7 @@ def reward_and_episode(
     truncated: wp.array(dtype=wp.bool),
     elapsed_out: wp.array(dtype=wp.int32),
     final_mask: wp.array(dtype=wp.bool),
+    info: wp.array2d(dtype=wp.float64),
 ):
     """Reward, terminated, truncated and elapsed_step of row i, before x_before
     is overwritten. ``mode``: 0 next_step, 1 same_step, 2 disabled. In
@@ -247,7 +294,8 @@ def reward_and_episode(
     (its row becomes the reset row); in same_step mode a world done now."""
     i = wp.tid()
     w = ids[i]
-    velocity = (x_now(p, w, qpos, xpos, xipos, mass) - x_before[w]) / p.dt
+    velocity = (pos_now(p, w, 0, qpos, xpos, xipos, mass) - x_before[w]) / p.dt
+    y_velocity = (pos_now(p, w, 1, qpos, xpos, xipos, mass) - y_before[w]) / p.dt
     ctrl_cost = float(0.0)
     for j in range(ctrl.shape[1]):
         ctrl_cost += ctrl[w, j] * ctrl[w, j]
@@ -264,12 +312,29 @@ def reward_and_episode(
         if p.contact_mode == CONTACT_CLIPPED_COST:
             contact = wp.min(contact, p.contact_max)
     ok = healthy(p, w, qpos, qvel)
-    r = p.forward_w * velocity + p.healthy_reward * float(ok) - ctrl_cost - contact
+    survive = p.healthy_reward * float(ok)
+    r = p.forward_w * velocity + survive - ctrl_cost - contact
+    write_positions(p, i, w, qpos, info)
+    info[3, i] = wp.float64(velocity)
+    info[4, i] = wp.float64(y_velocity)
+    info[6, i] = wp.float64(p.forward_w * velocity)
+    info[7, i] = wp.float64(-ctrl_cost)
+    info[8, i] = wp.float64(-contact)
+    info[9, i] = wp.float64(survive)
     term = p.terminate == 1 and ok == 0
     steps = elapsed[w] + 1
-    trunc = (max_steps > 0 and steps >= max_steps) or bad[w] == 1
+    trunc = max_steps > 0 and steps >= max_steps
+    if bad[w] == 1:  # as the CPU engine ends an env that failed: truncated, no reward
+        r = 0.0
+        term = False
+        trunc = True
     final_mask[i] = False
-    if mode == 0 and done[w] == 1:  # next_step: this call resets the env
+    if mode == 2 and done[w] == 1:  # a finished env, not stepped (see set_ctrl)
+        r = 0.0
+        term = False
+        trunc = True
+        steps = elapsed[w]
+    elif mode == 0 and done[w] == 1:  # next_step: this call resets the env
         need_reset[w] = 1
         done[w] = 0
         r = 0.0
@@ -286,96 +351,3 @@ def reward_and_episode(
     terminated[i] = term
     truncated[i] = trunc
     elapsed_out[i] = steps
-
-
-@wp.kernel
-def reset_noise(
-    need_reset: wp.array(dtype=wp.int32),
-    seeds: wp.array(dtype=wp.int32),
-    counters: wp.array(dtype=wp.int32),
-    qpos0: wp.array2d(dtype=wp.float32),
-    scale: float,
-    normal_qvel: int,
-    qpos: wp.array2d(dtype=wp.float32),
-    qvel: wp.array2d(dtype=wp.float32),
-    elapsed: wp.array(dtype=wp.int32),
-    done: wp.array(dtype=wp.int32),
-):
-    """gymnasium's reset_model: qpos = qpos0 + U(-s, s); qvel = s * N(0, 1)
-    (Ant, HalfCheetah) or U(-s, s), from the world's own random stream."""
-    w = wp.tid()
-    if need_reset[w] == 0:
-        return
-    state = wp.rand_init(seeds[w], counters[w])
-    for j in range(qpos.shape[1]):
-        qpos[w, j] = qpos0[0, j] + wp.randf(state, -scale, scale)
-    for j in range(qvel.shape[1]):
-        if normal_qvel == 1:
-            qvel[w, j] = scale * wp.randn(state)
-        else:
-            qvel[w, j] = wp.randf(state, -scale, scale)
-    counters[w] = counters[w] + 1
-    elapsed[w] = 0
-    done[w] = 0
-
-
-@wp.kernel
-def reset_rows(
-    ids: wp.array(dtype=wp.int32),
-    need_reset: wp.array(dtype=wp.int32),
-    reward: wp.array(dtype=wp.float64),
-    terminated: wp.array(dtype=wp.bool),
-    truncated: wp.array(dtype=wp.bool),
-    elapsed_out: wp.array(dtype=wp.int32),
-):
-    """Rows of reset worlds: reward 0, not done, elapsed_step 0."""
-    i = wp.tid()
-    w = ids[i]
-    if need_reset[w] == 0:
-        return
-    reward[i] = wp.float64(0.0)
-    terminated[i] = False
-    truncated[i] = False
-    elapsed_out[i] = 0
-
-
-@wp.kernel
-def copy_final_obs(
-    final_mask: wp.array(dtype=wp.bool),
-    obs: wp.array2d(dtype=wp.float64),
-    final_obs: wp.array2d(dtype=wp.float64),
-):
-    """same_step: the last observation of an episode that ends in this call."""
-    i, j = wp.tid()
-    if final_mask[i]:
-        final_obs[i, j] = obs[i, j]
-    else:
-        final_obs[i, j] = wp.float64(0.0)
-
-
-@wp.kernel
-def restore_rows(
-    stepped: wp.array(dtype=wp.int32),
-    saved: wp.array2d(dtype=wp.float32),
-    data: wp.array2d(dtype=wp.float32),
-):
-    """A step of a subset advances every world: put the others back."""
-    w, j = wp.tid()
-    if stepped[w] == 0:
-        data[w, j] = saved[w, j]
-
-
-@wp.kernel
-def restore_time(
-    stepped: wp.array(dtype=wp.int32),
-    saved: wp.array(dtype=wp.float32),
-    t: wp.array(dtype=wp.float32),
-):
-    w = wp.tid()
-    if stepped[w] == 0:
-        t[w] = saved[w]
-
-
-@wp.kernel
-def mark(ids: wp.array(dtype=wp.int32), flags: wp.array(dtype=wp.int32)):
-    flags[ids[wp.tid()]] = 1

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from envpool_x.device import ARRAY_BACKENDS, _converter, default_backend, parse_device
-from envpool_x.mujoco_gpu import engine, kernels, tasks
+from envpool_x.mujoco_gpu import engine, kernels, reset_kernels, tasks
 from envpool_x.mujoco_gpu.results import Outputs, ResultMixin, check_ids, seeds_for
 
 _MODES = {"next_step": 0, "same_step": 1, "disabled": 2}
@@ -63,20 +63,23 @@ class MujocoDevicePool(ResultMixin):
         self.nu = int(model.nu)
         self.consts = c
         n = self.num_envs
-        with wp.ScopedDevice(self.wp_device):
+        with self._scope():
             self.physics = engine.Physics(model, n, self.wp_device, c.frame_skip, c.needs_cfrc_ext)
             self.params = kernels.TaskParams()
             for key, value in c.values.items():
                 setattr(self.params, key, value)
             self.params.dt = float(model.opt.timestep) * c.frame_skip
+            self.params.init_z = float(model.qpos0[1]) if model.nq > 1 else 0.0
             z = lambda dtype: wp.zeros(n, dtype=dtype)  # noqa: E731
             self.elapsed, self.done, self.need_reset = z(wp.int32), z(wp.int32), z(wp.int32)
             self.stepped, self.bad, self.errors = z(wp.int32), z(wp.int32), z(wp.int32)
-            self.x_before = z(wp.float32)
+            self.x_before, self.y_before = z(wp.float32), z(wp.float32)
             self.counters = z(wp.int32)
             self.last_obs = wp.zeros((n, self.obs_dim), dtype=wp.float64)
             self.all_ids = wp.array(np.arange(n, dtype=np.int32))
-            self.buffers = Outputs(wp, n, self.obs_dim, self.mode == 1)
+            info_names = [i["name"] for i in spec._desc["info"]]
+            self.ntendon = int(model.ntendon) if "tendon_length" in info_names else 0
+            self.buffers = Outputs(wp, n, self.obs_dim, self.mode == 1, info_names, self.ntendon)
         self._seeds = wp.array(
             seeds_for(spec.env_seeds, cfg.seed, n), dtype=wp.int32, device=self.wp_device
         )
@@ -90,7 +93,7 @@ class MujocoDevicePool(ResultMixin):
         ids, n = self._ids(env_id)
         act = self._action(action, n)
         wp, d, p = self.wp, self.physics.data, self.params
-        with wp.ScopedDevice(self.wp_device):
+        with self._scope():
             out = self.buffers.take(n, self.copy_results)
             self.stepped.zero_()
             self.need_reset.zero_()
@@ -108,8 +111,9 @@ class MujocoDevicePool(ResultMixin):
                     self.errors,
                 ],
             )
-            subset = n < self.num_envs
-            saved = self._save() if subset else None
+            # Worlds not to advance (outside env_id; finished ones in disabled
+            # mode) are stepped with the others and put back.
+            saved = self._save() if n < self.num_envs or self.mode == 2 else None
             self.physics.step()
             if saved is not None:
                 self._restore(saved)
@@ -117,19 +121,20 @@ class MujocoDevicePool(ResultMixin):
                 kernels.reward_and_episode,
                 n,
                 [p, ids, d.qpos, d.qvel, d.xpos, d.xipos, self.physics.model.body_mass, d.ctrl,
-                 d.cfrc_ext, self.x_before, self.bad, self.max_steps, self.mode, self.elapsed,
-                 self.done, self.need_reset, out.reward, out.terminated, out.truncated,
-                 out.elapsed, out.final_mask],
+                 d.cfrc_ext, self.x_before, self.y_before, self.bad, self.max_steps, self.mode,
+                 self.elapsed, self.done, self.need_reset, out.reward, out.terminated,
+                 out.truncated, out.elapsed, out.final_mask, out.info],
             )  # fmt: skip
-            self._write_obs(ids, n, out, only_flagged=False)
+            self._launch_obs(ids, n, out.obs, self.stepped, 2)
+            self._tendons(ids, n, out, 0)
             if self.mode == 1:
                 wp.launch(
-                    kernels.copy_final_obs,
+                    reset_kernels.copy_final_obs,
                     (n, self.obs_dim),
                     [out.final_mask, out.obs, out.final_obs],
                 )
             if self.mode != 2:
-                self._reset_flagged(ids, n, out)
+                self._reset_flagged(ids, n, out, keep_reward=self.mode == 1)
             out.set_ids(ids, n)
         return self._pack(out, n)
 
@@ -138,15 +143,15 @@ class MujocoDevicePool(ResultMixin):
         self._check_open()
         ids, n = self._ids(env_id)
         wp = self.wp
-        with wp.ScopedDevice(self.wp_device):
+        with self._scope():
             self._reseed(ids, n, seed)
             out = self.buffers.take(n, self.copy_results)
             self.need_reset.zero_()
-            wp.launch(kernels.mark, n, [ids, self.need_reset])
+            wp.launch(reset_kernels.mark, n, [ids, self.need_reset])
             out.final_mask.zero_()
             if out.final_obs is not None:
                 out.final_obs.zero_()
-            self._reset_flagged(ids, n, out)
+            self._reset_flagged(ids, n, out, keep_reward=False)
             out.set_ids(ids, n)
         return self._pack(out, n)
 
@@ -154,7 +159,7 @@ class MujocoDevicePool(ResultMixin):
         """Every env's row: envs in ``env_id`` reset, the others their current obs."""
         self.reset(env_id, seed)
         wp = self.wp
-        with wp.ScopedDevice(self.wp_device):
+        with self._scope():
             out = self.buffers.take(self.num_envs, self.copy_results)
             wp.copy(out.obs, self.last_obs)
             out.reward.zero_()
@@ -162,6 +167,7 @@ class MujocoDevicePool(ResultMixin):
             out.truncated.zero_()
             wp.copy(out.elapsed, self.elapsed)
             out.final_mask.zero_()
+            out.info.zero_()
             out.set_ids(self.all_ids, self.num_envs)
         return self._pack(out, self.num_envs)
 
@@ -213,7 +219,7 @@ class MujocoDevicePool(ResultMixin):
             raise ValueError(
                 f"state must have shape ({nq + self.physics.mj_model.nv},), got {state.shape}"
             )
-        with wp.ScopedDevice(self.wp_device):
+        with self._scope():
             qpos, qvel = d.qpos.numpy(), d.qvel.numpy()
             qpos[i], qvel[i] = state[:nq], state[nq:]
             d.qpos.assign(qpos)
@@ -221,7 +227,7 @@ class MujocoDevicePool(ResultMixin):
             self.physics.forward()
             ids = wp.array(np.asarray([i], dtype=np.int32))
             obs = wp.zeros((1, self.obs_dim), dtype=wp.float64)
-            self._launch_obs(ids, 1, obs, None)
+            self._launch_obs(ids, 1, obs, self.need_reset, 0)
 
     def close(self) -> None:
         """Drop any result not received and free the pool's device memory."""
@@ -266,26 +272,35 @@ class MujocoDevicePool(ResultMixin):
         wp = self.wp
         for live, copy in saved:
             if live.ndim == 1:
-                wp.launch(kernels.restore_time, live.shape[0], [self.stepped, copy, live])
+                wp.launch(reset_kernels.restore_time, live.shape[0], [self.stepped, copy, live])
             else:
-                wp.launch(kernels.restore_rows, live.shape, [self.stepped, copy, live])
+                wp.launch(reset_kernels.restore_rows, live.shape, [self.stepped, copy, live])
 
-    def _launch_obs(self, ids: Any, n: int, obs: Any, flags: Any) -> None:
+    def _tendons(self, ids: Any, n: int, out: Outputs, only_flagged: int) -> None:
+        if self.ntendon == 0:
+            return
+        d = self.physics.data
+        self.wp.launch(
+            reset_kernels.copy_tendons,
+            (n, self.ntendon),
+            [ids, only_flagged, self.need_reset, d.ten_length, d.ten_velocity, out.ten_length,
+             out.ten_velocity],
+        )  # fmt: skip
+
+    def _launch_obs(self, ids: Any, n: int, obs: Any, flags: Any, how: int) -> None:
+        """write_obs of ``ids``; ``how`` (kernels.write_obs's only_flagged) says
+        what ``flags`` selects."""
         d = self.physics.data
         wp = self.wp
         wp.launch(
             kernels.write_obs,
             n,
-            [self.params, ids, int(flags is not None),
-             flags if flags is not None else self.need_reset,
+            [self.params, ids, how, flags,
              d.qpos, d.qvel, d.xpos, d.xipos, self.physics.model.body_mass, d.cinert, d.cvel,
-             d.qfrc_actuator, d.cfrc_ext, obs, self.last_obs, self.x_before],
+             d.qfrc_actuator, d.cfrc_ext, obs, self.last_obs, self.x_before, self.y_before],
         )  # fmt: skip
 
-    def _write_obs(self, ids: Any, n: int, out: Outputs, only_flagged: bool) -> None:
-        self._launch_obs(ids, n, out.obs, self.need_reset if only_flagged else None)
-
-    def _reset_flagged(self, ids: Any, n: int, out: Outputs) -> None:
+    def _reset_flagged(self, ids: Any, n: int, out: Outputs, keep_reward: bool) -> None:
         """Reset the worlds flagged in need_reset and write their rows."""
         wp = self.wp
         if self.kind == "cpu-reference" and not self.need_reset.numpy().any():
@@ -293,18 +308,30 @@ class MujocoDevicePool(ResultMixin):
         c = self.consts
         self.physics.reset_worlds(self.need_reset)
         wp.launch(
-            kernels.reset_noise,
+            reset_kernels.reset_noise,
             self.num_envs,
             [self.need_reset, self._seeds, self.counters, self.physics.model.qpos0,
              c.reset_noise_scale, int(c.normal_qvel), self.physics.data.qpos,
              self.physics.data.qvel, self.elapsed, self.done],
         )  # fmt: skip
         self.physics.forward()
-        self._write_obs(ids, n, out, only_flagged=True)
+        self._launch_obs(ids, n, out.obs, self.need_reset, 1)
+        self._tendons(ids, n, out, 1)
         wp.launch(
-            kernels.reset_rows,
+            reset_kernels.reset_rows,
             n,
-            [ids, self.need_reset, out.reward, out.terminated, out.truncated, out.elapsed],
+            [
+                self.params,
+                ids,
+                self.physics.data.qpos,
+                out.info,
+                self.need_reset,
+                int(keep_reward),
+                out.reward,
+                out.terminated,
+                out.truncated,
+                out.elapsed,
+            ],
         )
 
 

@@ -58,8 +58,17 @@ def check_ids(env_id: Any, num_envs: int) -> np.ndarray:
 class Outputs:
     """One call's result arrays on the device (rows = the call's envs)."""
 
-    def __init__(self, wp: Any, n: int, obs_dim: int, same_step: bool) -> None:
+    def __init__(
+        self, wp: Any, n: int, obs_dim: int, same_step: bool, info: list[str], ntendon: int
+    ) -> None:
+        from envpool_x.mujoco_gpu.kernels import INFO_NAMES
+
         self.wp, self.n, self.obs_dim, self.same_step = wp, n, obs_dim, same_step
+        self.info_names, self.ntendon = info, ntendon
+        unknown = set(info) - set(INFO_NAMES) - {"tendon_length", "tendon_velocity"}
+        if unknown:
+            raise NotImplementedError(f"info keys {sorted(unknown)} have no MuJoCo Warp version")
+        self._columns = {name: INFO_NAMES.index(name) for name in info if name in INFO_NAMES}
         self._fill(n)
 
     def _fill(self, n: int) -> None:
@@ -71,12 +80,15 @@ class Outputs:
         self.elapsed = wp.zeros(n, dtype=wp.int32)
         self.final_mask = wp.zeros(n, dtype=wp.bool)
         self.final_obs = wp.zeros((n, self.obs_dim), dtype=wp.float64) if self.same_step else None
+        self.info = wp.zeros((10, n), dtype=wp.float64)  # kernels.INFO_NAMES by row
+        self.ten_length = wp.zeros((n, self.ntendon), dtype=wp.float64)
+        self.ten_velocity = wp.zeros((n, self.ntendon), dtype=wp.float64)
         self.env_id: Any = None
 
     def take(self, n: int, fresh: bool) -> Outputs:
         """Arrays for a call of ``n`` envs: new ones (copy_results) or these."""
         if fresh:
-            return Outputs(self.wp, n, self.obs_dim, self.same_step)
+            return Outputs(self.wp, n, self.obs_dim, self.same_step, self.info_names, self.ntendon)
         return self
 
     def set_ids(self, ids: Any, n: int) -> None:
@@ -93,6 +105,13 @@ class Outputs:
             "env_id": self.env_id,
             "elapsed_step": self.elapsed[:n],
         }
+        for name in self.info_names:
+            if name in self._columns:
+                out[f"info/{name}"] = self.info[self._columns[name]][:n]
+            else:
+                out[f"info/{name}"] = (
+                    self.ten_length if name == "tendon_length" else self.ten_velocity
+                )[:n]
         if self.final_obs is not None:
             out["final_obs"] = self.final_obs[:n]
             out["_final_obs"] = self.final_mask[:n]
@@ -112,8 +131,33 @@ class ResultMixin:
     _pending: Any
 
     def stream(self) -> int:
-        """0: warp launches on its own stream of the device (see docs/mujoco_gpu.md)."""
+        """The caller's current CUDA stream in ``array_backend`` (0 for JAX /
+        DLPack and on the CPU), on which the pool launches its work."""
+        if self.kind != "cuda":
+            return 0
+        if self.backend == "torch":
+            import torch
+
+            return int(torch.cuda.current_stream(self.index).cuda_stream)
+        if self.backend == "cupy":
+            import cupy
+
+            with cupy.cuda.Device(self.index):
+                return int(cupy.cuda.get_current_stream().ptr)
         return 0
+
+    def _scope(self) -> Any:
+        """Warp's device, and on a GPU the caller's stream (torch / CuPy), so
+        that results are ordered before the caller's next work without a sync.
+        JAX / DLPack results are on warp's stream of the device."""
+        wp = self.wp
+        ptr = self.stream()
+        if ptr == 0:
+            return wp.ScopedDevice(self.wp_device)
+        streams: dict[int, Any] = self.__dict__.setdefault("_streams", {})
+        if ptr not in streams:
+            streams[ptr] = wp.Stream(self.wp_device, cuda_stream=ptr)
+        return wp.ScopedStream(streams[ptr])
 
     def send_step(self, action: Any, env_id: Any = None) -> None:
         """Queue a step whose results the next :meth:`recv` returns."""
@@ -182,13 +226,14 @@ class ResultMixin:
             return arr if arr.is_contiguous else wp.clone(arr)
         if arr.dtype == wp.float64:
             out = wp.empty((n, self.nu), dtype=wp.float32, device=self.wp_device)
-            wp.utils.array_cast(out=out, in_array=arr)
+            wp.utils.array_cast(in_array=arr, out_array=out)
             return out
         raise TypeError(f"action must be a float32/float64 tensor, got {arr.dtype}")
 
     def _pack(self, out: Outputs, n: int) -> Any:
         d = {k: self._to_backend(v) for k, v in out.fields(n).items()}
         info: dict[str, Any] = {"env_id": d["env_id"], "elapsed_step": d["elapsed_step"]}
+        info.update({k[5:]: v for k, v in d.items() if k.startswith("info/")})
         if "_final_obs" in d:
             mask = d["_final_obs"]
             info["final_obs"] = d["final_obs"]
