@@ -151,12 +151,17 @@ class ResultMixin:
         that results are ordered before the caller's next work without a sync.
         JAX / DLPack results are on warp's stream of the device."""
         wp = self.wp
-        ptr = self.stream()
-        if ptr == 0:
+        if self.kind != "cuda" or self.backend not in ("torch", "cupy"):
             return wp.ScopedDevice(self.wp_device)
+        ptr = self.stream()
         streams: dict[int, Any] = self.__dict__.setdefault("_streams", {})
         if ptr not in streams:
-            streams[ptr] = wp.Stream(self.wp_device, cuda_stream=ptr)
+            if self.backend == "torch":  # warp's converter knows torch's default stream
+                import torch
+
+                streams[ptr] = wp.stream_from_torch(torch.cuda.current_stream(self.index))
+            else:
+                streams[ptr] = wp.Stream(self.wp_device, cuda_stream=ptr)
         return wp.ScopedStream(streams[ptr])
 
     def send_step(self, action: Any, env_id: Any = None) -> None:
