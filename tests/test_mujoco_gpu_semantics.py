@@ -38,6 +38,9 @@ def test_autoreset_modes(mode):
         assert info["_final_obs"].all()
         assert not np.allclose(info["final_obs"], obs)
         assert info["elapsed_step"].tolist() == [0, 0, 0]
+        np.testing.assert_allclose(info["final_info"]["reward_ctrl"], -0.1 * 6 * 0.01, rtol=1e-6)
+        assert info["final_info"]["_x_velocity"].all()
+        assert np.all(info["reward_ctrl"] == 0)  # the reset row's info
         obs, rew, _, trunc, info = env.step(_act(3))
         assert info["elapsed_step"].tolist() == [1, 1, 1] and not trunc.any()
     elif mode == "next_step":

@@ -133,6 +133,11 @@ class MujocoDevicePool(ResultMixin):
                     (n, self.obs_dim),
                     [out.final_mask, out.obs, out.final_obs],
                 )
+                wp.launch(
+                    reset_kernels.copy_final_info,
+                    out.info.shape,
+                    [out.final_mask, out.info, out.final_info],
+                )
             if self.mode != 2:
                 self._reset_flagged(ids, n, out, keep_reward=self.mode == 1)
             out.set_ids(ids, n)

@@ -131,3 +131,17 @@ def copy_tendons(
         return
     length_out[i, k] = wp.float64(ten_length[w, k])
     velocity_out[i, k] = wp.float64(ten_velocity[w, k])
+
+
+@wp.kernel
+def copy_final_info(
+    final_mask: wp.array(dtype=wp.bool),
+    info: wp.array2d(dtype=wp.float64),
+    final_info: wp.array2d(dtype=wp.float64),
+):
+    """same_step: the info of a step that ends an episode (before the reset row)."""
+    c, i = wp.tid()
+    if final_mask[i]:
+        final_info[c, i] = info[c, i]
+    else:
+        final_info[c, i] = wp.float64(0.0)

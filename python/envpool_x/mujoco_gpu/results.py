@@ -81,6 +81,7 @@ class Outputs:
         self.final_mask = wp.zeros(n, dtype=wp.bool)
         self.final_obs = wp.zeros((n, self.obs_dim), dtype=wp.float64) if self.same_step else None
         self.info = wp.zeros((10, n), dtype=wp.float64)  # kernels.INFO_NAMES by row
+        self.final_info = wp.zeros((10, n), dtype=wp.float64) if self.same_step else None
         self.ten_length = wp.zeros((n, self.ntendon), dtype=wp.float64)
         self.ten_velocity = wp.zeros((n, self.ntendon), dtype=wp.float64)
         self.env_id: Any = None
@@ -112,6 +113,9 @@ class Outputs:
                 out[f"info/{name}"] = (
                     self.ten_length if name == "tendon_length" else self.ten_velocity
                 )[:n]
+        if self.final_info is not None:
+            for name, c in self._columns.items():
+                out[f"final_info/{name}"] = self.final_info[c][:n]
         if self.final_obs is not None:
             out["final_obs"] = self.final_obs[:n]
             out["_final_obs"] = self.final_mask[:n]
@@ -242,7 +246,10 @@ class ResultMixin:
         if "_final_obs" in d:
             mask = d["_final_obs"]
             info["final_obs"] = d["final_obs"]
-            info["final_info"] = {}
+            final_info = {k[11:]: v for k, v in d.items() if k.startswith("final_info/")}
+            for key in list(final_info):
+                final_info[f"_{key}"] = mask
+            info["final_info"] = final_info
             info["_final_obs"] = mask
             info["_final_info"] = mask
         return d["obs"], d["reward"], d["terminated"], d["truncated"], info
