@@ -24,6 +24,12 @@ def create_pool(spec: EnvSpec, chunk_size: int = 0) -> Any:
     cfg = spec.config
     if cfg.device != "cpu":
         from envpool_x.device import DevicePool
+        from envpool_x.mujoco_gpu import supported as mujoco_gpu_supported
+
+        if mujoco_gpu_supported(spec.entry.pool_name):
+            from envpool_x.mujoco_gpu.pool import MujocoDevicePool
+
+            return MujocoDevicePool(spec)
 
         return DevicePool(spec)
     _warn_many_threads(int(cfg.num_threads))

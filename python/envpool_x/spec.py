@@ -104,11 +104,15 @@ def _check_device_keys(task_id: str, entry: TaskEntry, merged: dict[str, Any]) -
             )
         return
     from envpool_x import _core
+    from envpool_x.mujoco_gpu import supported as mujoco_gpu_supported
 
-    if entry.pool_name not in _core.BatchedPool.kinds():
+    if entry.pool_name not in _core.BatchedPool.kinds() and not mujoco_gpu_supported(
+        entry.pool_name
+    ):
         raise ValueError(
-            f"device={merged['device']!r} has kernels for the classic control tasks, MaxCut "
-            f"and TSP only ({', '.join(_core.BatchedPool.kinds())}); {task_id} runs on "
+            f"device={merged['device']!r} has kernels for the classic control tasks, MaxCut, "
+            f"TSP and (through MuJoCo Warp) Ant, HalfCheetah, Hopper, Walker2d and Humanoid v5 "
+            f"only ({', '.join(_core.BatchedPool.kinds())}); {task_id} runs on "
             "device='cpu'"
         )
     if merged["batch_size"] != merged["num_envs"]:

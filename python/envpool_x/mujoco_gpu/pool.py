@@ -1,0 +1,350 @@
+"""MujocoDevicePool: the GPU pool interface of envpool_x.device over MuJoCo Warp.
+
+A call is a fixed sequence of kernel launches on the pool's device (no read
+back to the host): actions into ctrl, ``frame_skip`` physics steps of every
+world, observation / reward / episode bookkeeping, then the resets of the
+worlds that need one (``mj_resetData``, noise, ``mj_forward``) and their rows.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from envpool_x.device import ARRAY_BACKENDS, _converter, default_backend, parse_device
+from envpool_x.mujoco_gpu import engine, kernels, reset_kernels, tasks
+from envpool_x.mujoco_gpu.results import Outputs, ResultMixin, check_ids, seeds_for
+
+_MODES = {"next_step": 0, "same_step": 1, "disabled": 2}
+
+
+class MujocoDevicePool(ResultMixin):
+    """step / reset / send / recv / close for MuJoCo tasks on MuJoCo Warp.
+
+    Results are fresh arrays at every call unless ``copy_results=False``, in
+    which case every call returns views of one buffer that the next call
+    overwrites.
+    """
+
+    def __init__(self, spec: Any) -> None:
+        cfg = spec.config
+        kind, index = parse_device(cfg.device)
+        self.kind, self.index = kind, index
+        _, wp, _ = engine.import_engine()
+        self.wp = wp
+        self.wp_device = engine.warp_device(kind, index)
+        backend = cfg.array_backend or default_backend(kind)
+        if backend not in ARRAY_BACKENDS:
+            raise ValueError(f"array_backend must be one of {ARRAY_BACKENDS}, got {backend!r}")
+        if backend == "numpy" and kind == "cuda":
+            raise ValueError(
+                "array_backend='numpy' would copy every result to the host; on a GPU use "
+                "'torch', 'jax', 'cupy' or 'dlpack'"
+            )
+        self.backend = backend
+        self._convert = _converter(backend)
+        env_cfg = dict(spec.env_config)
+        model = engine.load_model(env_cfg["xml_file"])
+        body = _main_body(model, env_cfg) if spec.entry.pool_name == "AntV5" else 0
+        c = tasks.constants(spec.entry.pool_name, env_cfg, body)
+        self.num_envs = int(cfg.num_envs)
+        self.max_steps = int(cfg.max_episode_steps or 0)
+        self.mode = _MODES[cfg.autoreset_mode]
+        self.copy_results = bool(cfg.copy_results)
+        self.obs_dim = tasks.obs_size(
+            spec.entry.pool_name, c.values, model.nq, model.nv, model.nbody
+        )
+        expected = spec.observation_space.shape
+        if expected != (self.obs_dim,):
+            raise RuntimeError(
+                f"observation size {self.obs_dim} differs from the spec's {expected}"
+            )
+        self.nu = int(model.nu)
+        self.consts = c
+        n = self.num_envs
+        with self._scope():
+            self.physics = engine.Physics(model, n, self.wp_device, c.frame_skip, c.needs_cfrc_ext)
+            self.params = kernels.TaskParams()
+            for key, value in c.values.items():
+                setattr(self.params, key, value)
+            self.params.dt = float(model.opt.timestep) * c.frame_skip
+            self.params.init_z = float(model.qpos0[1]) if model.nq > 1 else 0.0
+            z = lambda dtype: wp.zeros(n, dtype=dtype)  # noqa: E731
+            self.elapsed, self.done, self.need_reset = z(wp.int32), z(wp.int32), z(wp.int32)
+            self.stepped, self.bad, self.errors = z(wp.int32), z(wp.int32), z(wp.int32)
+            self.x_before, self.y_before = z(wp.float32), z(wp.float32)
+            self.counters = z(wp.int32)
+            self.last_obs = wp.zeros((n, self.obs_dim), dtype=wp.float64)
+            self.all_ids = wp.array(np.arange(n, dtype=np.int32))
+            info_names = [i["name"] for i in spec._desc["info"]]
+            self.ntendon = int(model.ntendon) if "tendon_length" in info_names else 0
+            self.buffers = Outputs(wp, n, self.obs_dim, self.mode == 1, info_names, self.ntendon)
+        self._seeds = wp.array(
+            seeds_for(spec.env_seeds, cfg.seed, n), dtype=wp.int32, device=self.wp_device
+        )
+        self._pending: Any = None
+        self._closed = False
+
+    # -- the pool interface ----------------------------------------------------
+    def step(self, action: Any, env_id: Any = None) -> Any:
+        """Step the envs in ``env_id`` (None: all) and return their results."""
+        self._check_open()
+        ids, n = self._ids(env_id)
+        act = self._action(action, n)
+        wp, d, p = self.wp, self.physics.data, self.params
+        with self._scope():
+            out = self.buffers.take(n, self.copy_results)
+            self.stepped.zero_()
+            self.need_reset.zero_()
+            wp.launch(
+                kernels.set_ctrl,
+                n,
+                [
+                    ids,
+                    act,
+                    self.done,
+                    int(self.mode == 2),
+                    d.ctrl,
+                    self.stepped,
+                    self.bad,
+                    self.errors,
+                ],
+            )
+            # Worlds not to advance (outside env_id; finished ones in disabled
+            # mode) are stepped with the others and put back.
+            saved = self._save() if n < self.num_envs or self.mode == 2 else None
+            self.physics.step()
+            if saved is not None:
+                self._restore(saved)
+            wp.launch(
+                kernels.reward_and_episode,
+                n,
+                [p, ids, d.qpos, d.qvel, d.xpos, d.xipos, self.physics.model.body_mass, d.ctrl,
+                 d.cfrc_ext, self.x_before, self.y_before, self.bad, self.max_steps, self.mode,
+                 self.elapsed, self.done, self.need_reset, out.reward, out.terminated,
+                 out.truncated, out.elapsed, out.final_mask, out.info],
+            )  # fmt: skip
+            self._launch_obs(ids, n, out.obs, self.stepped, 2)
+            self._tendons(ids, n, out, 0)
+            if self.mode == 1:
+                wp.launch(
+                    reset_kernels.copy_final_obs,
+                    (n, self.obs_dim),
+                    [out.final_mask, out.obs, out.final_obs],
+                )
+                wp.launch(
+                    reset_kernels.copy_final_info,
+                    out.info.shape,
+                    [out.final_mask, out.info, out.final_info],
+                )
+            if self.mode != 2:
+                self._reset_flagged(ids, n, out, keep_reward=self.mode == 1)
+            out.set_ids(ids, n)
+        return self._pack(out, n)
+
+    def reset(self, env_id: Any = None, seed: Any = None) -> Any:
+        """Reset the envs in ``env_id`` (None: all) and return their results."""
+        self._check_open()
+        ids, n = self._ids(env_id)
+        wp = self.wp
+        with self._scope():
+            self._reseed(ids, n, seed)
+            out = self.buffers.take(n, self.copy_results)
+            self.need_reset.zero_()
+            wp.launch(reset_kernels.mark, n, [ids, self.need_reset])
+            out.final_mask.zero_()
+            if out.final_obs is not None:
+                out.final_obs.zero_()
+            self._reset_flagged(ids, n, out, keep_reward=False)
+            out.set_ids(ids, n)
+        return self._pack(out, n)
+
+    def reset_masked(self, env_id: Any, seed: Any = None) -> Any:
+        """Every env's row: envs in ``env_id`` reset, the others their current obs."""
+        self.reset(env_id, seed)
+        wp = self.wp
+        with self._scope():
+            out = self.buffers.take(self.num_envs, self.copy_results)
+            wp.copy(out.obs, self.last_obs)
+            out.reward.zero_()
+            out.terminated.zero_()
+            out.truncated.zero_()
+            wp.copy(out.elapsed, self.elapsed)
+            out.final_mask.zero_()
+            out.info.zero_()
+            out.set_ids(self.all_ids, self.num_envs)
+        return self._pack(out, self.num_envs)
+
+    def check_errors(self) -> None:
+        """Raise for bad actions / steps the device recorded since the last check
+        (the kernels cannot raise; reading the flags back is a synchronisation).
+
+        Raises:
+            ValueError: a non-finite action value (that env's episode was truncated).
+            RuntimeError: a step of a finished env with autoreset_mode='disabled'.
+        """
+        self._check_open()
+        codes = self.errors.numpy().copy()
+        self.errors.zero_()
+        bad = np.flatnonzero(codes == kernels.ERR_ACTION)
+        if bad.size:
+            raise ValueError(
+                f"env {int(bad[0])}: a device action was not finite (NaN or inf); its episode "
+                f"was truncated ({bad.size} env(s) in all)"
+            )
+        finished = np.flatnonzero(codes == kernels.ERR_FINISHED)
+        if finished.size:
+            raise RuntimeError(
+                f"env {int(finished[0])} was stepped after its episode ended with "
+                "autoreset_mode='disabled'; reset it first"
+            )
+
+    def synchronize(self) -> None:
+        """Wait until every queued step has run."""
+        self.wp.synchronize_device(self.wp_device)
+
+    def get_state(self, env_id: int) -> np.ndarray:
+        """qpos then qvel of env ``env_id`` (float64, copied to the host)."""
+        self._check_open()
+        i = check_ids(np.asarray([env_id]), self.num_envs)[0]
+        d = self.physics.data
+        return np.concatenate([d.qpos.numpy()[i], d.qvel.numpy()[i]]).astype(np.float64)
+
+    def set_state(self, env_id: int, state: Any) -> None:
+        """Set qpos and qvel of env ``env_id`` (as :meth:`get_state` returns them),
+        run ``mj_forward``, and refresh its observation and velocity origin, as
+        gymnasium's ``set_state``."""
+        self._check_open()
+        i = int(check_ids(np.asarray([env_id]), self.num_envs)[0])
+        d, wp = self.physics.data, self.wp
+        nq = self.physics.mj_model.nq
+        state = np.asarray(state, dtype=np.float32)
+        if state.shape != (nq + self.physics.mj_model.nv,):
+            raise ValueError(
+                f"state must have shape ({nq + self.physics.mj_model.nv},), got {state.shape}"
+            )
+        with self._scope():
+            qpos, qvel = d.qpos.numpy(), d.qvel.numpy()
+            qpos[i], qvel[i] = state[:nq], state[nq:]
+            d.qpos.assign(qpos)
+            d.qvel.assign(qvel)
+            self.physics.forward()
+            ids = wp.array(np.asarray([i], dtype=np.int32))
+            obs = wp.zeros((1, self.obs_dim), dtype=wp.float64)
+            self._launch_obs(ids, 1, obs, self.need_reset, 0)
+
+    def close(self) -> None:
+        """Drop any result not received and free the pool's device memory."""
+        self._pending = None
+        self._closed = True
+        self.physics = None  # type: ignore[assignment]
+        self.buffers = None  # type: ignore[assignment]
+
+    @property
+    def closed(self) -> bool:
+        """Whether :meth:`close` was called."""
+        return self._closed
+
+    # -- internals ---------------------------------------------------------------
+    def _check_open(self) -> None:
+        if self._closed:
+            raise RuntimeError("this env is closed")
+
+    def _ids(self, env_id: Any) -> tuple[Any, int]:
+        if env_id is None:
+            return self.all_ids, self.num_envs
+        host = check_ids(env_id, self.num_envs)
+        return self.wp.array(host, dtype=self.wp.int32, device=self.wp_device), int(host.size)
+
+    def _reseed(self, ids: Any, n: int, seed: Any) -> None:
+        if seed is None:
+            return
+        host_ids = ids.numpy()
+        seeds = self._seeds.numpy()
+        seeds[host_ids] = seeds_for(None, seed, n)
+        self._seeds.assign(seeds)
+        counters = self.counters.numpy()
+        counters[host_ids] = 0
+        self.counters.assign(counters)
+
+    def _save(self) -> list[tuple[Any, Any]]:
+        d = self.physics.data
+        arrays = [d.qpos, d.qvel, d.qacc_warmstart, d.ctrl] + ([d.act] if d.act.shape[1] else [])
+        return [(a, self.wp.clone(a)) for a in arrays] + [(d.time, self.wp.clone(d.time))]
+
+    def _restore(self, saved: list[tuple[Any, Any]]) -> None:
+        wp = self.wp
+        for live, copy in saved:
+            if live.ndim == 1:
+                wp.launch(reset_kernels.restore_time, live.shape[0], [self.stepped, copy, live])
+            else:
+                wp.launch(reset_kernels.restore_rows, live.shape, [self.stepped, copy, live])
+
+    def _tendons(self, ids: Any, n: int, out: Outputs, only_flagged: int) -> None:
+        if self.ntendon == 0:
+            return
+        d = self.physics.data
+        self.wp.launch(
+            reset_kernels.copy_tendons,
+            (n, self.ntendon),
+            [ids, only_flagged, self.need_reset, d.ten_length, d.ten_velocity, out.ten_length,
+             out.ten_velocity],
+        )  # fmt: skip
+
+    def _launch_obs(self, ids: Any, n: int, obs: Any, flags: Any, how: int) -> None:
+        """write_obs of ``ids``; ``how`` (kernels.write_obs's only_flagged) says
+        what ``flags`` selects."""
+        d = self.physics.data
+        wp = self.wp
+        wp.launch(
+            kernels.write_obs,
+            n,
+            [self.params, ids, how, flags,
+             d.qpos, d.qvel, d.xpos, d.xipos, self.physics.model.body_mass, d.cinert, d.cvel,
+             d.qfrc_actuator, d.cfrc_ext, obs, self.last_obs, self.x_before, self.y_before],
+        )  # fmt: skip
+
+    def _reset_flagged(self, ids: Any, n: int, out: Outputs, keep_reward: bool) -> None:
+        """Reset the worlds flagged in need_reset and write their rows."""
+        wp = self.wp
+        if self.kind == "cpu-reference" and not self.need_reset.numpy().any():
+            return  # on the host the check is free; on a GPU it would be a sync
+        c = self.consts
+        self.physics.reset_worlds(self.need_reset)
+        wp.launch(
+            reset_kernels.reset_noise,
+            self.num_envs,
+            [self.need_reset, self._seeds, self.counters, self.physics.model.qpos0,
+             c.reset_noise_scale, int(c.normal_qvel), self.physics.data.qpos,
+             self.physics.data.qvel, self.elapsed, self.done],
+        )  # fmt: skip
+        self.physics.forward()
+        self._launch_obs(ids, n, out.obs, self.need_reset, 1)
+        self._tendons(ids, n, out, 1)
+        wp.launch(
+            reset_kernels.reset_rows,
+            n,
+            [
+                self.params,
+                ids,
+                self.physics.data.qpos,
+                out.info,
+                self.need_reset,
+                int(keep_reward),
+                out.reward,
+                out.terminated,
+                out.truncated,
+                out.elapsed,
+            ],
+        )
+
+
+def _main_body(model: Any, cfg: dict[str, Any]) -> int:
+    """Ant-v5's main_body (a body id in decimal digits, or a name)."""
+    import mujoco
+
+    body = str(cfg["main_body"])
+    if body.isdigit():
+        return int(body)
+    return int(mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_BODY, body))

@@ -1,0 +1,280 @@
+"""The pool's inputs and outputs: checking actions and env ids, output buffers,
+and handing results to ``array_backend`` as the classic GPU path does."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from envpool_x.device import _DL_CPU, _array_module, _host_ids
+
+_SEED_MIX = 0x9E3779B97F4A7C15  # golden-ratio constant: spreads consecutive seeds
+
+
+def seeds_for(env_seeds: Any, seed: Any, n: int) -> np.ndarray:
+    """One int32 seed of warp's random streams per env: from a list (one per
+    env) or from one int (mixed with the env's index)."""
+    if env_seeds is not None:
+        values, offsets = [int(s) for s in env_seeds], [0] * n
+    elif isinstance(seed, (list, tuple, np.ndarray)):
+        values, offsets = [int(s) for s in seed], [0] * n
+        if len(values) != n:
+            raise ValueError(f"got {len(values)} seeds for {n} env(s)")
+    else:
+        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+            raise TypeError(f"seed must be an int or one int per env, got {type(seed).__name__}")
+        values, offsets = [int(seed)] * n, list(range(n))
+    for s in values:
+        if not 0 <= s < 2**64:
+            raise ValueError(f"seed must be in [0, 2**64), got {s}")
+    mixed = [
+        (((s + i * _SEED_MIX) % 2**64 * _SEED_MIX) >> 32) & 0x7FFFFFFF
+        for s, i in zip(values, offsets, strict=True)
+    ]
+    return np.asarray(mixed, dtype=np.int32)
+
+
+def check_ids(env_id: Any, num_envs: int) -> np.ndarray:
+    """env_id as int32 host ids, checked (range, repeats) as the other pools do.
+
+    Raises:
+        TypeError: not integers. ValueError: empty, out of range or repeated.
+    """
+    ids = np.asarray(_host_ids(env_id))
+    if ids.ndim == 0:
+        ids = ids.reshape(1)
+    if ids.dtype.kind not in "iu":
+        raise TypeError(f"env_id must hold integers, got {ids.dtype}")
+    if ids.ndim != 1 or ids.size == 0:
+        raise ValueError(f"env_id must be a non-empty 1-d array, got shape {ids.shape}")
+    if ids.min() < 0 or ids.max() >= num_envs:
+        raise ValueError(f"env_id out of range [0, {num_envs}): {ids.tolist()}")
+    if np.unique(ids).size != ids.size:
+        raise ValueError(f"env_id has repeated ids: {ids.tolist()}")
+    return ids.astype(np.int32)
+
+
+class Outputs:
+    """One call's result arrays on the device (rows = the call's envs)."""
+
+    def __init__(
+        self, wp: Any, n: int, obs_dim: int, same_step: bool, info: list[str], ntendon: int
+    ) -> None:
+        from envpool_x.mujoco_gpu.kernels import INFO_NAMES
+
+        self.wp, self.n, self.obs_dim, self.same_step = wp, n, obs_dim, same_step
+        self.info_names, self.ntendon = info, ntendon
+        unknown = set(info) - set(INFO_NAMES) - {"tendon_length", "tendon_velocity"}
+        if unknown:
+            raise NotImplementedError(f"info keys {sorted(unknown)} have no MuJoCo Warp version")
+        self._columns = {name: INFO_NAMES.index(name) for name in info if name in INFO_NAMES}
+        self._fill(n)
+
+    def _fill(self, n: int) -> None:
+        wp = self.wp
+        self.obs = wp.zeros((n, self.obs_dim), dtype=wp.float64)
+        self.reward = wp.zeros(n, dtype=wp.float64)
+        self.terminated = wp.zeros(n, dtype=wp.bool)
+        self.truncated = wp.zeros(n, dtype=wp.bool)
+        self.elapsed = wp.zeros(n, dtype=wp.int32)
+        self.final_mask = wp.zeros(n, dtype=wp.bool)
+        self.final_obs = wp.zeros((n, self.obs_dim), dtype=wp.float64) if self.same_step else None
+        self.info = wp.zeros((10, n), dtype=wp.float64)  # kernels.INFO_NAMES by row
+        self.final_info = wp.zeros((10, n), dtype=wp.float64) if self.same_step else None
+        self.ten_length = wp.zeros((n, self.ntendon), dtype=wp.float64)
+        self.ten_velocity = wp.zeros((n, self.ntendon), dtype=wp.float64)
+        self.env_id: Any = None
+
+    def take(self, n: int, fresh: bool) -> Outputs:
+        """Arrays for a call of ``n`` envs: new ones (copy_results) or these."""
+        if fresh:
+            return Outputs(self.wp, n, self.obs_dim, self.same_step, self.info_names, self.ntendon)
+        return self
+
+    def set_ids(self, ids: Any, n: int) -> None:
+        """The call's env ids (a device int32 array)."""
+        self.env_id = ids if ids.shape[0] == n else ids[:n]
+
+    def fields(self, n: int) -> dict[str, Any]:
+        """The result arrays by name, ``n`` rows each."""
+        out = {
+            "obs": self.obs[:n],
+            "reward": self.reward[:n],
+            "terminated": self.terminated[:n],
+            "truncated": self.truncated[:n],
+            "env_id": self.env_id,
+            "elapsed_step": self.elapsed[:n],
+        }
+        for name in self.info_names:
+            if name in self._columns:
+                out[f"info/{name}"] = self.info[self._columns[name]][:n]
+            else:
+                out[f"info/{name}"] = (
+                    self.ten_length if name == "tendon_length" else self.ten_velocity
+                )[:n]
+        if self.final_info is not None:
+            for name, c in self._columns.items():
+                out[f"final_info/{name}"] = self.final_info[c][:n]
+        if self.final_obs is not None:
+            out["final_obs"] = self.final_obs[:n]
+            out["_final_obs"] = self.final_mask[:n]
+        return out
+
+
+class ResultMixin:
+    """send / recv, actions in and results out; shared by the MuJoCo Warp pool."""
+
+    wp: Any
+    kind: str
+    index: int
+    backend: str
+    nu: int
+    wp_device: str
+    _convert: Any
+    _pending: Any
+
+    def stream(self) -> int:
+        """The caller's current CUDA stream in ``array_backend`` (0 for JAX /
+        DLPack and on the CPU), on which the pool launches its work."""
+        if self.kind != "cuda":
+            return 0
+        if self.backend == "torch":
+            import torch
+
+            return int(torch.cuda.current_stream(self.index).cuda_stream)
+        if self.backend == "cupy":
+            import cupy
+
+            with cupy.cuda.Device(self.index):
+                return int(cupy.cuda.get_current_stream().ptr)
+        return 0
+
+    def _scope(self) -> Any:
+        """Warp's device, and on a GPU the caller's stream (torch / CuPy), so
+        that results are ordered before the caller's next work without a sync.
+        JAX / DLPack results are on warp's stream of the device."""
+        wp = self.wp
+        if self.kind != "cuda" or self.backend not in ("torch", "cupy"):
+            return wp.ScopedDevice(self.wp_device)
+        ptr = self.stream()
+        streams: dict[int, Any] = self.__dict__.setdefault("_streams", {})
+        if ptr not in streams:
+            if self.backend == "torch":  # warp's converter knows torch's default stream
+                import torch
+
+                streams[ptr] = wp.stream_from_torch(torch.cuda.current_stream(self.index))
+            else:
+                streams[ptr] = wp.Stream(self.wp_device, cuda_stream=ptr)
+        return wp.ScopedStream(streams[ptr])
+
+    def send_step(self, action: Any, env_id: Any = None) -> None:
+        """Queue a step whose results the next :meth:`recv` returns."""
+        self._check_nothing_pending()
+        self._pending = self.step(action, env_id)  # type: ignore[attr-defined]
+
+    def send_reset(self, env_id: Any = None, seed: Any = None) -> None:
+        """Queue a reset whose results the next :meth:`recv` returns."""
+        self._check_nothing_pending()
+        self._pending = self.reset(env_id, seed)  # type: ignore[attr-defined]
+
+    def recv(self) -> Any:
+        """The results of the step or reset last sent.
+
+        Raises:
+            RuntimeError: nothing was sent since the last ``recv()``.
+        """
+        if self._pending is None:
+            raise RuntimeError("recv() with nothing in flight: send() or async_reset() first")
+        out, self._pending = self._pending, None
+        return out
+
+    def _check_nothing_pending(self) -> None:
+        if self._pending is not None:
+            raise RuntimeError("the envs already have work in flight; recv() its result first")
+
+    def _action(self, action: Any, n: int) -> Any:
+        """The action as a float32 (n, nu) warp array on the pool's device.
+
+        Raises:
+            TypeError: not a float array. ValueError: wrong shape, a host
+            tensor for a GPU pool or a tensor on another device, or (numpy)
+            non-finite values.
+        """
+        wp = self.wp
+        if isinstance(action, np.ndarray) or not hasattr(action, "__dlpack__"):
+            a = np.asarray(action)
+            if a.dtype.kind != "f":
+                raise TypeError(f"action must be a float32/float64 array, got {a.dtype}")
+            if a.shape != (n, self.nu):
+                raise ValueError(f"action must have shape ({n}, {self.nu}), got {a.shape}")
+            bad = np.argwhere(~np.isfinite(a))
+            if bad.size:
+                raise ValueError(
+                    f"env_id {int(bad[0][0])}'s action is not finite (NaN or inf) at index "
+                    f"{int(bad[0][1])}"
+                )
+            return wp.array(np.ascontiguousarray(a, dtype=np.float32), device=self.wp_device)
+        dev_type, dev_index = action.__dlpack_device__()
+        on_host = int(dev_type) == _DL_CPU
+        if self.kind == "cuda" and on_host:
+            raise ValueError(
+                "action is a tensor in host memory (the CPU) but this env runs on "
+                f"cuda:{self.index}"
+            )
+        if self.kind == "cuda" and int(dev_index) != self.index:
+            raise ValueError(
+                f"action is on cuda:{dev_index} but this env runs on cuda:{self.index}"
+            )
+        if self.kind != "cuda" and not on_host:
+            raise ValueError("action is a GPU tensor but this env runs on the CPU (cpu-reference)")
+        if tuple(action.shape) != (n, self.nu):
+            raise ValueError(f"action must have shape ({n}, {self.nu}), got {tuple(action.shape)}")
+        arr = wp.from_dlpack(action)
+        if arr.dtype == wp.float32:
+            return arr if arr.is_contiguous else wp.clone(arr)
+        if arr.dtype == wp.float64:
+            out = wp.empty((n, self.nu), dtype=wp.float32, device=self.wp_device)
+            wp.utils.array_cast(in_array=arr, out_array=out)
+            return out
+        raise TypeError(f"action must be a float32/float64 tensor, got {arr.dtype}")
+
+    def _pack(self, out: Outputs, n: int) -> Any:
+        d = {k: self._to_backend(v) for k, v in out.fields(n).items()}
+        info: dict[str, Any] = {"env_id": d["env_id"], "elapsed_step": d["elapsed_step"]}
+        info.update({k[5:]: v for k, v in d.items() if k.startswith("info/")})
+        if "_final_obs" in d:
+            mask = d["_final_obs"]
+            info["final_obs"] = d["final_obs"]
+            final_info = {k[11:]: v for k, v in d.items() if k.startswith("final_info/")}
+            for key in list(final_info):
+                final_info[f"_{key}"] = mask
+            info["final_info"] = final_info
+            info["_final_obs"] = mask
+            info["_final_info"] = mask
+        return d["obs"], d["reward"], d["terminated"], d["truncated"], info
+
+    def _to_backend(self, a: Any) -> Any:
+        if self.backend == "numpy":
+            return a.numpy()
+        if self.backend == "torch":
+            return self.wp.to_torch(a)
+        return self._convert(a)
+
+    def from_host(self, array: np.ndarray) -> Any:
+        """A small host array as an array of ``array_backend`` on this env's device."""
+        wp = self.wp
+        return self._to_backend(wp.array(array, device=self.wp_device))
+
+    def dm_parts(self, terminated: Any, truncated: Any, elapsed: Any) -> tuple[Any, Any]:
+        """dm_env's step_type (int32) and discount (float32) in ``array_backend``."""
+        if self.backend == "torch":
+            import torch
+
+            mid = torch.where(terminated | truncated, 2, 1)
+            step_type = torch.where(elapsed == 0, 0, mid).to(torch.int32)
+            return step_type, (~terminated).to(torch.float32)
+        xp = _array_module(self.backend)
+        mid = xp.where(terminated | truncated, 2, 1)
+        step_type = xp.where(elapsed == 0, 0, mid).astype(np.int32)
+        return step_type, (~terminated).astype(np.float32)
