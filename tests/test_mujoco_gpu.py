@@ -20,6 +20,9 @@ pytest.importorskip("mujoco")
 import envpool_x  # noqa: E402
 
 DEV = "cpu-reference"
+# The first pool of a model compiles MuJoCo Warp's kernels for warp's CPU device
+# (80 s for Ant with an empty warp cache on the 2-core VM); later ones load them.
+pytestmark = pytest.mark.timeout(900)
 # One step from the same state, MuJoCo (float64) against MuJoCo Warp (float32).
 # Humanoid's XML asks for PGS, which MuJoCo Warp replaces by Newton (same
 # convex problem, solved to tolerance): its contact forces differ more.
