@@ -1,0 +1,78 @@
+"""BipedalWalker (and Hardcore) against gymnasium 1.4.0's, on the same Box2D.
+
+As for LunarLander (tests/test_box2d_lunar.py), ``_core.BipedalWalkerSim`` is the
+pool env's physics with its random draws replayed from the ones gymnasium made
+(terrain, clouds, initial push). Observations (lidar included), rewards and
+terminations must be identical bit for bit, over two consecutive episodes in
+one world, since gymnasium keeps its world across resets.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import envpool_x
+from envpool_x import _core
+from test_box2d_lunar import RecordingGenerator
+
+bipedal_walker = pytest.importorskip(
+    "gymnasium.envs.box2d.bipedal_walker", reason='the oracle needs pip install "gymnasium[box2d]"'
+)
+
+
+def _compare(hardcore: bool, seed: int, steps: int) -> list[int]:
+    """Two episodes of random actions in both; returns their lengths."""
+    env = bipedal_walker.BipedalWalker(hardcore=hardcore)
+    rec = RecordingGenerator(np.random.default_rng(seed))
+    env._np_random = rec  # reset() without a seed keeps it
+    sim = _core.BipedalWalkerSim(hardcore)
+    actions = np.random.default_rng(seed + 100)
+    lengths = []
+    for episode in range(2):
+        obs, _ = env.reset()
+        draws = [float(v) for v in rec.take()]
+        assert sim.build(draws) == 0
+        ours, _, _ = sim.step([0.0] * 4)
+        np.testing.assert_array_equal(np.asarray(ours, np.float32), obs)
+        for t in range(steps):
+            # Mostly-forward pushes keep some episodes going past the start pad.
+            action = np.clip(actions.normal(0.2, 0.6, 4), -1, 1).astype(np.float32)
+            obs, reward, terminated, _, _ = env.step(action)
+            ours, our_reward, our_terminated = sim.step(action.tolist())
+            where = f"hardcore {hardcore}, seed {seed}, episode {episode}, step {t}"
+            np.testing.assert_array_equal(np.asarray(ours, np.float32), obs, err_msg=where)
+            assert our_reward == float(reward), where
+            assert our_terminated == terminated, where
+            if terminated:
+                break
+        lengths.append(t + 1)
+    return lengths
+
+
+@pytest.mark.parametrize("hardcore", [False, True])
+def test_episodes_match_gymnasium(hardcore: bool) -> None:
+    lengths = [n for seed in range(3) for n in _compare(hardcore, seed, 300)]
+    assert max(lengths) > 50
+
+
+def test_pool_spec_determinism_and_errors() -> None:
+    def run(task: str, num_threads: int) -> np.ndarray:
+        env = envpool_x.make_gymnasium(task, num_envs=3, seed=5, num_threads=num_threads)
+        assert env.single_observation_space.shape == (24,)
+        assert env.single_action_space.shape == (4,)
+        obs, _ = env.reset()
+        rows = [obs]
+        rng = np.random.default_rng(0)
+        for _ in range(150):
+            obs, reward, *_ = env.step(rng.uniform(-1, 1, (3, 4)).astype(np.float32))
+            rows += [obs, reward[:, None].repeat(24, 1)]
+        return np.stack(rows)
+
+    for task in ("BipedalWalker-v3", "BipedalWalkerHardcore-v3"):
+        np.testing.assert_array_equal(run(task, 1), run(task, 2))
+    env = envpool_x.make_gymnasium("BipedalWalker-v3", num_envs=1)
+    env.reset()
+    with pytest.raises(ValueError, match="action"):
+        env.step(np.array([[0.0, 2.0, 0.0, 0.0]], np.float32))
+    assert "BipedalWalkerHardcore-v3" in envpool_x.list_all_envs()
