@@ -200,6 +200,9 @@ class BipedalWalkerSim : public b2ContactListener {
     b2RevoluteJointDef rjd;
     rjd.bodyA = a;
     rjd.bodyB = b;
+    // pybox2d's revoluteJointDef(bodyA=, bodyB=) sets the reference angle.
+    rjd.referenceAngle =
+        static_cast<float>(static_cast<double>(b->GetAngle()) - static_cast<double>(a->GetAngle()));
     rjd.localAnchorA = Vec(0, anchor_a_y);
     rjd.localAnchorB = Vec(0, anchor_b_y);
     rjd.enableMotor = true;

@@ -133,6 +133,9 @@ class LunarLanderSim : public b2ContactListener {
       b2RevoluteJointDef rjd;
       rjd.bodyA = lander_;
       rjd.bodyB = leg;
+      // pybox2d's revoluteJointDef(bodyA=, bodyB=) sets the reference angle.
+      rjd.referenceAngle = static_cast<float>(static_cast<double>(leg->GetAngle()) -
+                                              static_cast<double>(lander_->GetAngle()));
       rjd.localAnchorA = b2Vec2(0.0f, 0.0f);
       rjd.localAnchorB = Vec(i * kLegAway / kScale, kLegDown / kScale);
       rjd.enableMotor = true;
