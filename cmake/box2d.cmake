@@ -8,7 +8,8 @@
 # builds. Nothing of Box2D is kept in the repository; the download, the
 # unpacked tree and the objects live in the build folder.
 #
-# Defines: envpool_x_box2d (static library, PIC; include <Box2D/Box2D.h>).
+# Defines: envpool_x_box2d (static library, PIC; include <Box2D/Box2D.h>) and
+# ENVPOOL_X_BOX2D_INCLUDE_DIRS (its include path: the b2Settings.h copy first).
 
 set(ENVPOOL_X_BOX2D_VERSION "2.3.8" CACHE STRING
     "box2d-py release whose sdist provides Box2D's C++")
@@ -103,8 +104,9 @@ configure_file("${_b2_override}/b2Settings.h.new" "${_b2_override}/Box2D/Common/
 add_library(envpool_x_box2d STATIC ${_b2_sources})
 set_target_properties(envpool_x_box2d PROPERTIES POSITION_INDEPENDENT_CODE ON)
 # The sources include <Box2D/...> from the sdist's root.
-target_include_directories(envpool_x_box2d SYSTEM BEFORE PUBLIC "${_b2_override}"
-                                                       "${ENVPOOL_X_BOX2D_SOURCE_DIR}")
+set(ENVPOOL_X_BOX2D_INCLUDE_DIRS "${_b2_override}" "${ENVPOOL_X_BOX2D_SOURCE_DIR}")
+# PRIVATE: the module adds them to the one file that includes Box2D.
+target_include_directories(envpool_x_box2d SYSTEM BEFORE PRIVATE ${ENVPOOL_X_BOX2D_INCLUDE_DIRS})
 # Plain IEEE float: no FMA contraction, no fast-math, so that Box2D computes
 # what the gymnasium wheel's build (GCC, -O3, x86-64 SSE2) computes.
 target_compile_options(envpool_x_box2d PRIVATE -O3 -ffp-contract=off -w)

@@ -183,3 +183,14 @@ def test_listed() -> None:
     ids = envpool_x.list_all_envs()
     for task in ("LunarLander-v3", "LunarLanderContinuous-v3", "LunarLander-v2"):
         assert task in ids
+
+
+def test_a_build_without_box2d_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    from envpool_x import registration
+    from envpool_x.families import box2d
+
+    monkeypatch.delitem(registration._REGISTRY, "LunarLander-v3")
+    monkeypatch.setattr(registration, "_NOT_BUILT", {})
+    registration.note_not_built(box2d.TASK_IDS, box2d.BUILD_HINT)
+    with pytest.raises(KeyError, match="ENVPOOL_X_BOX2D"):
+        envpool_x.make_gymnasium("LunarLander-v3", num_envs=1)

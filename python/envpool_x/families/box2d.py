@@ -9,7 +9,7 @@ on (the default); docs/box2d.md lists the keys and the differences.
 from __future__ import annotations
 
 from envpool_x import _core
-from envpool_x.registration import register
+from envpool_x.registration import note_not_built, register
 
 FAMILY = "box2d"
 #: How to get the family when this build lacks it.
@@ -55,6 +55,9 @@ def register_box2d_tasks() -> None:
     register("BipedalWalkerHardcore-v3", "BipedalWalker", FAMILY, 2000, 300.0, hardcore=True)
 
 
-# The family is optional at build time (a CMake option).
+# The family is optional at build time (a CMake option); without it, making
+# one of its ids says how to get it.
 if has_box2d():
     register_box2d_tasks()
+else:
+    note_not_built(TASK_IDS, BUILD_HINT)
