@@ -2,9 +2,8 @@
 gymnasium 1.4.0's under its vector envs, side by side in one run.
 
 The runners and the table are bench_classic.py's (interleaved rounds, ratios
-to envpool_x sync); this script picks the Box2D tasks and gives EnvPool its
-name for LunarLander-v3 (EnvPool registers LunarLander-v2). Arguments given on
-the command line override the defaults below.
+to envpool_x sync); this script only picks the Box2D tasks (EnvPool 1.2.5 has
+the same ids). Arguments given on the command line override the defaults below.
 
 Usage: python benchmarks/bench_box2d.py [--rounds 3] [--num-envs 16 256]
 """
@@ -14,24 +13,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from envpool_x import bench
-
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import bench_classic  # noqa: E402
-
-#: Our ids that EnvPool 1.2.5 has under another name.
-ENVPOOL_IDS = {"LunarLander-v3": "LunarLander-v2"}
-_plain_envpool_runner = bench.envpool_runner
-
-
-def envpool_runner(
-    task: str, num_envs: int, batch_size: int, num_threads: int
-) -> bench.Runner | None:
-    """bench.envpool_runner with EnvPool's id for the task."""
-    return _plain_envpool_runner(ENVPOOL_IDS.get(task, task), num_envs, batch_size, num_threads)
-
-
-bench.envpool_runner = envpool_runner
 
 DEFAULTS = [
     "--tasks",

@@ -179,10 +179,17 @@ def test_bad_actions_and_keys_are_refused() -> None:
         envpool_x.make_gymnasium("LunarLander-v3", num_envs=1, hardcore=True)
 
 
-def test_listed() -> None:
-    ids = envpool_x.list_all_envs()
+def test_cli_list_and_info(capsys: pytest.CaptureFixture[str]) -> None:
+    from envpool_x import cli
+
+    assert cli.main(["list"]) == 0
+    listed = capsys.readouterr().out
     for task in ("LunarLander-v3", "LunarLanderContinuous-v3", "LunarLander-v2"):
-        assert task in ids
+        assert task in listed
+    assert cli.main(["info", "LunarLanderContinuous-v3"]) == 0
+    info = capsys.readouterr().out
+    for key in ("continuous", "gravity", "enable_wind", "wind_power", "turbulence_power"):
+        assert key in info
 
 
 def test_a_build_without_box2d_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
