@@ -4,8 +4,10 @@
 #pragma once
 
 #include <memory>
+#include <vector>
 
 #include "core/env.h"
+#include "core/errors.h"
 #include "envs/box2d/bipedal_walker_sim.h"
 
 namespace envpool_x::box2d {
@@ -48,6 +50,15 @@ class BipedalWalker {
     double reward;
     sim_->Step(BoxAction(action), out[obs_], &reward, out.terminated);
     *out.reward = static_cast<float>(reward);
+  }
+
+  // A Box2D world (contacts, warm starts, the broad phase) is more than a
+  // vector of numbers; the parity tests use _core.BipedalWalkerSim instead.
+  std::vector<double> GetState() const {
+    throw ValueError("BipedalWalker has no get_state: a Box2D world is not a vector of numbers");
+  }
+  void SetState(const std::vector<double>& /*s*/) {
+    throw ValueError("BipedalWalker has no set_state: a Box2D world is not a vector of numbers");
   }
 
  private:

@@ -8,6 +8,7 @@
 #include <limits>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "core/env.h"
 #include "core/errors.h"
@@ -98,6 +99,15 @@ class LunarLander {
     double reward;
     Advance(a, rng, out, &reward, out.terminated);
     *out.reward = static_cast<float>(reward);
+  }
+
+  // A Box2D world (contacts, warm starts, the broad phase) is more than a
+  // vector of numbers; the parity tests use _core.LunarLanderSim instead.
+  std::vector<double> GetState() const {
+    throw ValueError("LunarLander has no get_state: a Box2D world is not a vector of numbers");
+  }
+  void SetState(const std::vector<double>& /*s*/) {
+    throw ValueError("LunarLander has no set_state: a Box2D world is not a vector of numbers");
   }
 
  private:
