@@ -74,5 +74,14 @@ def test_pool_spec_determinism_and_errors() -> None:
     env = envpool_x.make_gymnasium("BipedalWalker-v3", num_envs=1)
     env.reset()
     with pytest.raises(ValueError, match="action"):
-        env.step(np.array([[0.0, 2.0, 0.0, 0.0]], np.float32))
+        env.step(np.array([[0.0, np.inf, 0.0, 0.0]], np.float32))
+    # Out of [-1, 1]: clipped as gymnasium does.
+    a = envpool_x.make_gymnasium("BipedalWalker-v3", num_envs=1, seed=2)
+    b = envpool_x.make_gymnasium("BipedalWalker-v3", num_envs=1, seed=2)
+    a.reset(), b.reset()
+    for _ in range(20):
+        big = a.step(np.array([[2.0, -5.0, 0.5, 1.0]], np.float32))
+        ref = b.step(np.array([[1.0, -1.0, 0.5, 1.0]], np.float32))
+        np.testing.assert_array_equal(big[0], ref[0])
+        np.testing.assert_array_equal(big[1], ref[1])
     assert "BipedalWalkerHardcore-v3" in envpool_x.list_all_envs()
