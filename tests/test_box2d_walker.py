@@ -21,18 +21,33 @@ bipedal_walker = pytest.importorskip(
 )
 
 
-def _compare(hardcore: bool, seed: int, steps: int) -> list[int]:
-    """Two episodes of random actions in both; returns their lengths."""
+def _compare(hardcore: bool, seed: int, steps: int) -> tuple[list[int], int]:
+    """Two episodes of random actions in both; returns their lengths and the
+    number of obstacle bodies (stumps, stairs, pits) their terrains had."""
     env = bipedal_walker.BipedalWalker(hardcore=hardcore)
     rec = RecordingGenerator(np.random.default_rng(seed))
     env._np_random = rec  # reset() without a seed keeps it
     sim = _core.BipedalWalkerSim(hardcore)
     actions = np.random.default_rng(seed + 100)
     lengths = []
+    obstacles = 0
     for episode in range(2):
         obs, _ = env.reset()
         draws = [float(v) for v in rec.take()]
         assert sim.build(draws) == 0
+        # The terrain as Box2D holds it: edges, and with hardcore the stumps,
+        # stairs and pits (gymnasium's list is reversed after generation).
+        ref = [
+            c
+            for body in reversed(env.terrain)
+            for fixture in body.fixtures
+            for vertex in fixture.shape.vertices
+            for c in vertex
+        ]
+        np.testing.assert_array_equal(
+            np.asarray(sim.terrain_vertices(), np.float32), np.asarray(ref, np.float32)
+        )
+        obstacles += len(env.terrain) - (bipedal_walker.TERRAIN_LENGTH - 1)
         ours, _, _ = sim.step([0.0] * 4)
         np.testing.assert_array_equal(np.asarray(ours, np.float32), obs)
         for t in range(steps):
@@ -47,13 +62,15 @@ def _compare(hardcore: bool, seed: int, steps: int) -> list[int]:
             if terminated:
                 break
         lengths.append(t + 1)
-    return lengths
+    return lengths, obstacles
 
 
 @pytest.mark.parametrize("hardcore", [False, True])
 def test_episodes_match_gymnasium(hardcore: bool) -> None:
-    lengths = [n for seed in range(3) for n in _compare(hardcore, seed, 300)]
-    assert max(lengths) > 50
+    runs = [_compare(hardcore, seed, 300) for seed in range(3)]
+    assert max(n for lengths, _ in runs for n in lengths) > 50
+    obstacles = sum(k for _, k in runs)
+    assert (obstacles > 10) if hardcore else (obstacles == 0)
 
 
 def test_pool_spec_determinism_and_errors() -> None:

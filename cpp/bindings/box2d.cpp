@@ -70,7 +70,8 @@ void BindBox2d(py::module_& m) {
             sim.Step(action.data(), obs.data(), &reward, &terminated);
             return std::make_tuple(obs, reward, terminated);
           },
-          py::arg("action"));
+          py::arg("action"))
+      .def("terrain_vertices", &BipedalWalkerSim::TerrainVertices);
 }
 
 }  // namespace envpool_x

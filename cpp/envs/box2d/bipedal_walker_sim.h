@@ -132,6 +132,27 @@ class BipedalWalkerSim : public b2ContactListener {
     if (pos.x > (kTerrainLength - kTerrainGrass) * kTerrainStep) *terminated = true;
   }
 
+  // For the parity tests: every terrain body's vertices (x, y, ...) as Box2D
+  // keeps them (polygons after Set's hull), in creation order.
+  std::vector<float> TerrainVertices() const {
+    std::vector<float> out;
+    for (const b2Body* body : terrain_) {
+      for (const b2Fixture* f = body->GetFixtureList(); f != nullptr; f = f->GetNext()) {
+        if (f->GetType() == b2Shape::e_polygon) {
+          const auto* p = static_cast<const b2PolygonShape*>(f->GetShape());
+          for (int i = 0; i < p->m_count; ++i) {
+            out.push_back(p->m_vertices[i].x);
+            out.push_back(p->m_vertices[i].y);
+          }
+        } else if (f->GetType() == b2Shape::e_edge) {
+          const auto* e = static_cast<const b2EdgeShape*>(f->GetShape());
+          out.insert(out.end(), {e->m_vertex1.x, e->m_vertex1.y, e->m_vertex2.x, e->m_vertex2.y});
+        }
+      }
+    }
+    return out;
+  }
+
   void BeginContact(b2Contact* contact) override {
     const b2Body* a = contact->GetFixtureA()->GetBody();
     const b2Body* b = contact->GetFixtureB()->GetBody();
