@@ -15,6 +15,7 @@
 #include <cmath>
 #include <vector>
 
+#include "envs/box2d/box2d_global.h"
 #include "envs/box2d/draws.h"
 
 namespace envpool_x::box2d {
@@ -34,6 +35,7 @@ class BipedalWalkerSim : public b2ContactListener {
   static constexpr int kObsSize = 24;
 
   explicit BipedalWalkerSim(bool hardcore) : hardcore_(hardcore), world_(b2Vec2(0.0f, -10.0f)) {
+    EnsureBox2DReady();
     terrain_.reserve(kTerrainLength * 2);
   }
 

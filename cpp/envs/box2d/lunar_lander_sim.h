@@ -15,6 +15,8 @@
 #include <cstdint>
 #include <optional>
 
+#include "envs/box2d/box2d_global.h"
+
 namespace envpool_x::box2d {
 
 struct LunarLanderParams {
@@ -46,7 +48,7 @@ class LunarLanderSim : public b2ContactListener {
   static constexpr double kViewportW = 600.0, kViewportH = 400.0;
   static constexpr int kChunks = 11;
 
-  explicit LunarLanderSim(const LunarLanderParams& params) : p_(params) {}
+  explicit LunarLanderSim(const LunarLanderParams& params) : p_(params) { EnsureBox2DReady(); }
 
   // Builds a fresh world as gymnasium's reset() does, up to (not including)
   // the no-op step that reset() ends with.
