@@ -17,6 +17,7 @@ void BindMultiAgent(py::module_& m);
 void BindAtari(py::module_& m);   // cpp/bindings/atari.cpp, with ENVPOOL_X_ATARI
 void BindMujoco(py::module_& m);  // cpp/bindings/mujoco.cpp, with ENVPOOL_X_MUJOCO
 void BindDmc(py::module_& m);     // cpp/bindings/dmc.cpp, with ENVPOOL_X_MUJOCO
+void BindBox2d(py::module_& m);   // cpp/bindings/box2d.cpp, with ENVPOOL_X_BOX2D
 void BindXla(py::module_& m);     // cpp/bindings/xla.cpp, when XLA's FFI headers were found
 // cpp/bindings/batched.cpp: the GPU path (and its host loop, device="cpu-reference").
 void BindBatched(py::module_& m);
@@ -44,6 +45,9 @@ PYBIND11_MODULE(_core, m) {
 #ifdef ENVPOOL_X_WITH_MUJOCO
   envpool_x::BindMujoco(m);
   envpool_x::BindDmc(m);
+#endif
+#ifdef ENVPOOL_X_WITH_BOX2D
+  envpool_x::BindBox2d(m);
 #endif
 #ifdef ENVPOOL_X_WITH_XLA
   envpool_x::BindXla(m);

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import difflib
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -47,6 +47,8 @@ PER_INSTANCE_TIME_LIMIT = None
 _REGISTRY: dict[str, TaskEntry] = {}
 # Called with each entry registered after them (gymnasium's registry mirrors ours).
 _LISTENERS: list[Callable[[TaskEntry], None]] = []
+# Ids of families this build left out, with what to do about it (lookup's error).
+_NOT_BUILT: dict[str, str] = {}
 
 
 def register(
@@ -119,6 +121,8 @@ def lookup(task_id: str) -> TaskEntry:
     except KeyError:
         close = difflib.get_close_matches(task_id, list(_REGISTRY), n=3, cutoff=0.5)
         hint = f"; did you mean {', '.join(map(repr, close))}?" if close else ""
+        if task_id in _NOT_BUILT:
+            hint = f"; {_NOT_BUILT[task_id]}"
         if task_id.endswith("-v5") and not hasattr(_core, "Atari"):
             hint += (
                 "; this envpool_x was built without the Atari family (ENVPOOL_X_ATARI=OFF): "
@@ -127,6 +131,13 @@ def lookup(task_id: str) -> TaskEntry:
         raise KeyError(
             f"unknown task id {task_id!r}{hint} (envpool_x.list_all_envs() lists them all)"
         ) from None
+
+
+def note_not_built(task_ids: Iterable[str], hint: str) -> None:
+    """Name ids a family would register had this build included it: looking
+    one up then raises a KeyError carrying ``hint`` (how to get the family)."""
+    for task_id in task_ids:
+        _NOT_BUILT[task_id] = hint
 
 
 def list_all_envs() -> list[str]:

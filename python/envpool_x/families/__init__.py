@@ -8,9 +8,11 @@ from envpool_x.families import classic_control, toy_text, testing, atari, mujoco
 from envpool_x.families import combinatorial  # noqa: I001
 from envpool_x.families import minigrid  # noqa: I001
 from envpool_x.families import multi_agent  # noqa: I001
+from envpool_x.families import box2d  # noqa: I001
 
 __all__ = [
     "atari",
+    "box2d",
     "classic_control",
     "combinatorial",
     "dmc",

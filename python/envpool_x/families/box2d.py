@@ -1,0 +1,63 @@
+"""Box2D (gymnasium 1.4.0's box2d envs) in C++ on Box2D 2.3: cpp/envs/box2d/.
+
+Box2D's C++ is compiled into ``envpool_x._core`` from the ``box2d-py`` source
+distribution (cmake/box2d.cmake), the same sources as the ``box2d`` wheel that
+``gymnasium[box2d]`` uses. The ids exist only in builds with ``ENVPOOL_X_BOX2D``
+on (the default); docs/box2d.md lists the keys and the differences.
+"""
+
+from __future__ import annotations
+
+from envpool_x import _core
+from envpool_x.registration import note_not_built, register
+
+FAMILY = "box2d"
+#: How to get the family when this build lacks it.
+BUILD_HINT = (
+    "this envpool_x was built without the Box2D family (ENVPOOL_X_BOX2D=OFF, or the "
+    "box2d-py source distribution could not be fetched): rebuild with -DENVPOOL_X_BOX2D=ON "
+    "(pip: --config-settings=cmake.define.ENVPOOL_X_BOX2D=ON)"
+)
+#: The ids this family registers when built.
+TASK_IDS = (
+    "LunarLander-v3",
+    "LunarLanderContinuous-v3",
+    "LunarLander-v2",
+    "LunarLanderContinuous-v2",
+    "BipedalWalker-v3",
+    "BipedalWalkerHardcore-v3",
+)
+
+
+def has_box2d() -> bool:
+    """Return True if this build of envpool_x includes the Box2D family."""
+    return hasattr(_core, "LunarLander")
+
+
+def register_box2d_tasks() -> None:
+    """Register the Box2D ids (gymnasium's time limits and reward thresholds).
+
+    The ``-v2`` ids are EnvPool's names; they run gymnasium's v3 dynamics, which
+    agree with v2's when the wind is off (docs/box2d.md).
+    """
+    for version in ("v3", "v2"):
+        register(f"LunarLander-{version}", "LunarLander", FAMILY, 1000, 200.0)
+        register(
+            f"LunarLanderContinuous-{version}",
+            "LunarLander",
+            FAMILY,
+            1000,
+            200.0,
+            continuous=True,
+        )
+    # EnvPool uses the same ids for BipedalWalker.
+    register("BipedalWalker-v3", "BipedalWalker", FAMILY, 1600, 300.0)
+    register("BipedalWalkerHardcore-v3", "BipedalWalker", FAMILY, 2000, 300.0, hardcore=True)
+
+
+# The family is optional at build time (a CMake option); without it, making
+# one of its ids says how to get it.
+if has_box2d():
+    register_box2d_tasks()
+else:
+    note_not_built(TASK_IDS, BUILD_HINT)
