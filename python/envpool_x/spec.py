@@ -107,9 +107,9 @@ def _check_device_keys(task_id: str, entry: TaskEntry, merged: dict[str, Any]) -
 
     if entry.pool_name not in _core.BatchedPool.kinds():
         raise ValueError(
-            f"device={merged['device']!r} has kernels for the classic control tasks, MaxCut "
-            f"and TSP only ({', '.join(_core.BatchedPool.kinds())}); {task_id} runs on "
-            "device='cpu'"
+            f"device={merged['device']!r} has kernels for the classic control tasks, MaxCut, "
+            f"TSP and the Tag envs only ({', '.join(_core.BatchedPool.kinds())}); {task_id} "
+            "runs on device='cpu'"
         )
     if merged["batch_size"] != merged["num_envs"]:
         raise ValueError(
