@@ -282,7 +282,8 @@ class OursDevice:
         self.env.reset()
         space = self.env.action_space
         rng = np.random.default_rng(0)
-        acts = [rng.integers(0, space.nvec, size=space.shape).astype(np.int32) for _ in range(16)]
+        shape = (num_envs, *space.shape)
+        acts = [rng.integers(0, space.nvec, size=shape).astype(np.int32) for _ in range(16)]
         if backend == "torch":
             import torch
 
