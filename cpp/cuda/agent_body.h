@@ -48,14 +48,6 @@ ENVPOOL_X_HD inline void RecordAgentError(uint32_t* errors, uint32_t env, uint32
 #endif
 }
 
-// Element c of agent i's action in row k (m elements per agent, n agents).
-ENVPOOL_X_HD inline int64_t AgentAction(const LaunchArgs& a, int64_t k, int32_t n, int32_t m,
-                                        int32_t i, int32_t c) {
-  const int64_t at = (k * n + i) * m + c;
-  return a.action_type == ActionType::kInt64 ? static_cast<const int64_t*>(a.action)[at]
-                                             : static_cast<const int32_t*>(a.action)[at];
-}
-
 // Row k of env fields from `from` on, zeroed / copied to the final_* fields,
 // the bytes shared out over the team.
 template <typename Team>
