@@ -8,16 +8,19 @@ runner, grid 100, episode 100) and the continuous one (10 taggers, 100 runners,
 grid 20, episode 500, partial observation of 10 agents). Measured interleaved
 (A B A B ...); uniform random actions; agent-steps/s = env-steps/s x agents.
 
-GPU (``--gpu``, a CUDA machine with numba-cuda): WarpDrive's numba backend
-(its step kernel, one block per env and one thread per agent) for 1 to 2,000
-envs, beside ours with ``device="cuda"`` where this build supports the task
-(reported as unsupported otherwise).
+GPU (``--gpu``, a CUDA machine with torch and numba-cuda): ours with
+``device="cuda"`` (one block per env, agents over its threads) against
+WarpDrive's numba backend (its step kernel, one block per env and one thread
+per agent) on the same GPU, interleaved, for 1 to 4,000 envs (20,000 for the
+grid) and 5 to 1,000 agents. ``--simulate`` checks this part of the script on
+any machine: ours on ``device="cpu-reference"``, WarpDrive's kernels under
+numba's CUDA simulator, tiny sizes, nothing written.
 
 WarpDrive is installed without its dependencies
 (``pip install --no-deps rl-warp-drive==2.7.1``); its CPU classes import
 ``gym.spaces``, for which gymnasium's spaces stand in here when gym is absent.
 
-Usage: python benchmarks/bench_tag.py [--quick] [--threads 2] [--gpu] [--out PATH]
+Usage: python benchmarks/bench_tag.py [--quick] [--threads 2] [--gpu | --simulate] [--out PATH]
 """
 
 from __future__ import annotations
@@ -51,6 +54,7 @@ CONTINUOUS = dict(
     end_of_game_reward_for_runner=1.0, tagging_distance=0.02,
 )  # fmt: skip
 SECTION = "Tag (WarpDrive's envs)"
+SECTION_GPU = "Tag on the GPU (WarpDrive's envs)"
 
 
 def _gym_spaces_shim() -> None:
@@ -263,36 +267,94 @@ class WarpDriveNumba:
         return steps, time.perf_counter() - start
 
 
-def gpu_rows(args: argparse.Namespace) -> list[str]:
-    """WarpDrive's numba kernels on the GPU (with --simulate: on the CPU, under
-    numba's CUDA simulator, to check this script), beside ours with
-    device="cuda" where this build supports the task."""
-    rows = [
-        "| task | envs | agents / env | WarpDrive numba env-steps/s | agent-steps/s | "
-        "envpool_x device='cuda' |",
-        "|---|---:|---:|---:|---:|---|",
-    ]
-    sizes = (2,) if args.simulate else (1, 100, 2000)
-    cases = [("TagGridworld-v0", GRID), ("TagContinuous-v0", CONTINUOUS)]
+class OursDevice:
+    """Our batched stepper: ``device="cuda"`` (torch tensors, actions drawn on
+    the GPU beforehand, results written into one reused block as WarpDrive's
+    kernel writes its arrays in place), or ``"cpu-reference"`` with --simulate.
+    Episodes restart by the pool's own autoreset."""
+
+    def __init__(self, task: str, config: dict, num_envs: int, device: str) -> None:
+        backend = "numpy" if device == "cpu-reference" else "torch"
+        self.env = envpool_x.make_gymnasium(
+            task, num_envs=num_envs, device=device, array_backend=backend, copy_results=False,
+            seed=0, **config,
+        )  # fmt: skip
+        self.env.reset()
+        space = self.env.action_space
+        rng = np.random.default_rng(0)
+        shape = (num_envs, *space.shape)
+        acts = [rng.integers(0, space.nvec, size=shape).astype(np.int32) for _ in range(16)]
+        if backend == "torch":
+            import torch
+
+            self.actions = [torch.as_tensor(a, device=device) for a in acts]
+            self.sync = lambda: torch.cuda.synchronize(device)
+        else:
+            self.actions, self.sync = acts, lambda: None
+        self.num_envs, self.k = num_envs, 0
+
+    def run(self, seconds: float) -> tuple[int, float]:
+        self.sync()
+        steps, start = 0, time.perf_counter()
+        while time.perf_counter() - start < seconds:
+            self.env.step(self.actions[self.k % 16])
+            self.k += 1
+            steps += self.num_envs
+        self.sync()
+        return steps, time.perf_counter() - start
+
+    def close(self) -> None:
+        self.env.close()
+
+
+def continuous(taggers: int, runners: int, **extra: Any) -> dict:
+    """WarpDrive's continuous config with another agent count (nearest-10
+    observation, fewer when there are fewer other agents)."""
+    seen = min(10, taggers + runners - 1)
+    return dict(CONTINUOUS, num_taggers=taggers, num_runners=runners,
+                num_other_agents_observed=seen, **extra)  # fmt: skip
+
+
+def gpu_cases(args: argparse.Namespace) -> list[tuple[str, dict, tuple[int, ...]]]:
+    """(task, config, env counts): the grid (5 agents) and the continuous Tag
+    at 5, 110 (WarpDrive's config) and 1,000 agents, 1 to 2,000+ envs."""
     if args.simulate:  # a small world: the simulator runs one Python thread per agent
-        cases = [("TagGridworld-v0", dict(GRID, num_taggers=2)),
-                 ("TagContinuous-v0", dict(CONTINUOUS, num_taggers=2, num_runners=3,
-                                           num_other_agents_observed=3))]  # fmt: skip
-    for task, config in cases:
+        return [("TagGridworld-v0", dict(GRID, num_taggers=2), (2,)),
+                ("TagContinuous-v0", continuous(2, 3), (2,))]  # fmt: skip
+    envs = (1, 100, 1000, 2000, 4000)
+    if args.quick:
+        envs = (1, 2000)
+    return [
+        ("TagGridworld-v0", GRID, (*envs, 20000)),
+        ("TagContinuous-v0", continuous(1, 4), envs),
+        ("TagContinuous-v0", CONTINUOUS, envs),
+        ("TagContinuous-v0", continuous(100, 900), tuple(e for e in envs if e <= 2000)),
+    ]
+
+
+def gpu_rows(args: argparse.Namespace) -> list[str]:
+    """Ours (device="cuda") against WarpDrive's numba kernels on the same GPU,
+    interleaved; with --simulate, ours on device="cpu-reference" against the
+    kernels under numba's CUDA simulator (a check of this script only)."""
+    device = "cpu-reference" if args.simulate else "cuda"
+    rows = [
+        f"| task | envs | agents / env | envpool_x device='{device}' env-steps/s | "
+        "agent-steps/s | WarpDrive numba env-steps/s | agent-steps/s | ratio |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for task, config, sizes in gpu_cases(args):
         for num_envs in sizes:
-            try:
-                envpool_x.make_gymnasium(task, num_envs=num_envs, device="cuda")
-                ours = "supported (not measured by this script yet)"
-            except (ValueError, RuntimeError) as e:
-                ours = f"not supported: {str(e).split(';')[0][:70]}"
+            ours = OursDevice(task, config, num_envs, device)
             theirs = WarpDriveNumba(task, config, num_envs)
-            n, t = theirs.run(args.seconds)
-            rate = n / t
+            a, b, ratio = paired(ours, theirs, args.rounds, args.seconds)
+            n = theirs.n
             rows.append(
-                f"| {task} | {num_envs} | {theirs.n} | {rate:,.0f} | {rate * theirs.n:,.0f} | "
-                f"{ours} |"
+                f"| {task} | {num_envs} | {n} | {a:,.0f} | {a * n:,.0f} | {b:,.0f} | "
+                f"{b * n:,.0f} | {ratio:.1f}x |"
             )
             print(rows[-1], flush=True)
+            ours.close()
+            del theirs
     return rows
 
 
@@ -321,13 +383,22 @@ def main() -> None:
         return  # a check of the script, not a measurement
     method = (
         "sync steps, uniform random actions; WarpDrive's numpy classes stepped one env after "
-        f"another in Python; {args.rounds} rounds of {args.seconds} s per runner, interleaved; "
+        "another in Python"
+    )
+    if args.gpu:
+        method = "actions pre-drawn on the GPU; results in place (copy_results=False) as WarpDrive"
+    method += (
+        f"; {args.rounds} rounds of {args.seconds} s per runner, interleaved; "
         "ratio = median over rounds of envpool_x / WarpDrive env-steps/s"
     )
-    header = section_header(
-        SECTION, time.perf_counter() - start, f"rl-warp-drive {version('rl-warp-drive')}", method
-    )
-    write_section(args.out, SECTION, "\n".join([*header, "", *rows, ""]) + "\n")
+    section = SECTION_GPU if args.gpu else SECTION
+    versions = f"rl-warp-drive {version('rl-warp-drive')}"
+    if args.gpu:
+        import torch
+
+        versions += f", numba {version('numba')}; GPU: {torch.cuda.get_device_name()}"
+    header = section_header(section, time.perf_counter() - start, versions, method)
+    write_section(args.out, section, "\n".join([*header, "", *rows, ""]) + "\n")
 
 
 if __name__ == "__main__":

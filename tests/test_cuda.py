@@ -130,6 +130,42 @@ def test_gpu_combinatorial_matches_cpu(task, cfg, mode):
     gpu._pool.check_errors()
 
 
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize(
+    "task, cfg",
+    [
+        ("TagGridworld-v0", {"num_taggers": 3, "grid_length": 6, "episode_length": 30}),
+        ("TagGridworld-v0", {"use_full_observation": False, "grid_length": 8}),
+        ("TagContinuous-v0", {"grid_length": 4.0, "episode_length": 40, "tagging_distance": 0.1}),
+        ("TagContinuous-v0", {"num_runners": 290, "use_full_observation": True}),
+    ],
+)
+def test_gpu_tag_matches_cpu(task, cfg, mode):
+    """One block per env; the grid's integer moves are exact, the continuous
+    Tag's cos / sin (float64, rounded to float32) compared with the tolerance.
+    300 agents: more than a block's 256 threads, so threads loop over agents."""
+    torch = pytest.importorskip("torch")
+    from test_device_reference import assert_same
+
+    n = 16 if cfg.get("num_runners", 0) > 256 else 256
+    kw = {"num_envs": n, "seed": 7, "autoreset_mode": mode, **cfg}
+    cpu = envpool_x.make_gymnasium(task, **kw)
+    gpu = envpool_x.make_gymnasium(task, device="cuda", array_backend="torch", **kw)
+    check = assert_same if task == "TagGridworld-v0" else assert_close
+    space = cpu.single_action_space
+    rng = np.random.default_rng(0)
+    check(cpu.reset(), to_numpy(gpu.reset()))
+    for t in range(HORIZON * 3):
+        act = rng.integers(0, space.nvec, size=(n, *space.shape))
+        a = cpu.step(act)
+        check(a, to_numpy(gpu.step(torch.from_numpy(act).cuda())), f"step {t}")
+        if mode == "disabled":
+            done = np.flatnonzero(a[2] | a[3])
+            if done.size:
+                check(cpu.reset(env_id=done), to_numpy(gpu.reset(env_id=done)))
+    gpu._pool.check_errors()
+
+
 def test_gpu_subset_steps_seeded_resets_and_numpy_actions():
     pytest.importorskip("torch")  # the default array_backend
     n = 64

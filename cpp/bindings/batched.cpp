@@ -200,8 +200,18 @@ class PyBatchedPool {
   // kernel (where a bad value is only recorded).
   void CheckHostActions(const void* data, ActionType type, int64_t n,
                         const std::vector<int32_t>* ids) const {
+    const int64_t m = action_.NumElements();
     for (int64_t k = 0; k < n; ++k) {
       const int64_t env = ids ? static_cast<int64_t>((*ids)[k]) : k;
+      if (m > 1 && action_.discrete) {  // agents or elements: named by the validator
+        for (int64_t j = 0; j < m; ++j) {
+          const int64_t v = type == ActionType::kInt64
+                                ? static_cast<const int64_t*>(data)[k * m + j]
+                                : static_cast<const int32_t*>(data)[k * m + j];
+          CheckDiscreteElement(action_, v, env, j);
+        }
+        continue;
+      }
       switch (type) {
         case ActionType::kInt32:
           CheckDiscreteAction(action_, static_cast<const int32_t*>(data)[k], env);

@@ -129,6 +129,11 @@ class OutputLayout {
       fixed_field_.push_back(fields_.size());
       fields_.push_back(scalar(name, dtype));
     }
+    if (spec.num_agents() > 1) {  // one reward per agent (docs/multi_agent.md)
+      OutputField& reward = fields_[fixed_field_[0]];
+      reward.shape = {spec.num_agents()};
+      reward.row_bytes *= static_cast<size_t>(spec.num_agents());
+    }
     add_env_fields(spec.obs.size(), env.size(), "info/");
     if (!same_step) return;
     for (size_t f = 0; f < env.size(); ++f) {

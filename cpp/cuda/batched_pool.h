@@ -47,6 +47,7 @@ class BatchedPool {
       discrete_ = K::kDiscrete;
     });
     num_actions_ = spec.action.discrete ? spec.action.n : 0;
+    action_ = spec.action;
     layout_ = std::make_unique<OutputLayout>(spec, opt_.autoreset == Autoreset::kSameStep);
     // A failed allocation frees what was allocated before it: the caller sees
     // MemoryError and no half-built pool keeps device memory.
@@ -96,7 +97,7 @@ class BatchedPool {
     ids_ = Alloc<int32_t>(n);
     seeds_ = Alloc<uint64_t>(n);
     mask_ = Alloc<uint8_t>(n);
-    actions_ = Alloc<uint8_t>(n * 8);
+    actions_ = Alloc<uint8_t>(n * 8 * action_.NumElements());
     ops_->Memset(state_, 0, sizeof(double) * n * words_, s);
     ops_->Memset(slab_, 0, static_cast<size_t>(n * slab_bytes_), s);
     ops_->Memset(rng_counter_, 0, sizeof(uint64_t) * n, s);
@@ -145,7 +146,7 @@ class BatchedPool {
     if (action.on_host && ops_->device_type() != kDeviceCpu) {
       const size_t item =
           action.type == ActionType::kInt64 || action.type == ActionType::kFloat64 ? 8 : 4;
-      ops_->CopyToDevice(actions_, action.data, item * rows, stream);
+      ops_->CopyToDevice(actions_, action.data, item * rows * action_.NumElements(), stream);
       a.action = actions_;
     } else {
       a.action = action.data;
@@ -205,6 +206,22 @@ class BatchedPool {
     if (e[0] == 0) return;
     ClearErrors(stream);
     const std::string env = std::to_string(e[1]);
+    if ((e[0] & kErrBadAction) && action_.num_agents > 1) {
+      std::string want = "integers in [0, " + std::to_string(action_.n) + ")";
+      if (!action_.nvec.empty()) {
+        want = "rows of integers, element j in [0, nvec[j]) with nvec = [";
+        for (size_t j = 0; j < action_.nvec.size(); ++j) {
+          want += (j ? ", " : "") + std::to_string(action_.nvec[j]);
+        }
+        want += "]";
+      }
+      throw ValueError("env " + env + ", agent " + std::to_string(e[2]) +
+                       " got an invalid action in a step since the last check (actions must "
+                       "be " +
+                       want +
+                       "); the env's episode was ended (truncated) and it resets on its next "
+                       "step");
+    }
     if (e[0] & kErrBadAction) {
       std::string want =
           discrete_ ? "integers in [0, " + std::to_string(num_actions_) + ")" + action_rule_
@@ -309,7 +326,7 @@ class BatchedPool {
   }
 
   void ClearErrors(uintptr_t stream) {
-    const uint32_t clean[4] = {0, kNoEnv, 0, 0};
+    const uint32_t clean[4] = {0, kNoEnv, kNoEnv, 0};  // bits, env, agent
     ops_->CopyToDevice(errors_, clean, sizeof(clean), stream);
   }
 
@@ -363,6 +380,7 @@ class BatchedPool {
   int64_t slab_bytes_ = 0;
   bool discrete_ = true;
   int64_t num_actions_ = 0;
+  ActionSpec action_;        // the CPU env's (agents and elements per action)
   std::string action_rule_;  // what else a valid discrete action must be
   std::unique_ptr<OutputLayout> layout_;
   std::vector<void*> owned_;

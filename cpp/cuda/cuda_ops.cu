@@ -33,6 +33,32 @@ __global__ void __launch_bounds__(256) BatchKernel(LaunchArgs a, typename K::Par
   if (k < a.count) RunRow<K>(a, p, k);
 }
 
+// A multi-agent env's threads: one block per env (agent_body.h), with one
+// int of shared memory for its sums.
+struct BlockTeam {
+  int32_t tid;
+  int32_t size;
+  int32_t* shared;
+  __device__ void Sync() const { __syncthreads(); }
+  __device__ int32_t Sum(int32_t v) const {
+    if (tid == 0) *shared = 0;
+    __syncthreads();
+    if (v != 0) atomicAdd(shared, v);
+    __syncthreads();
+    const int32_t total = *shared;
+    __syncthreads();  // read by all before the next Sum resets it
+    return total;
+  }
+  __device__ void Add(int32_t* at, int32_t v) const { atomicAdd(at, v); }
+};
+
+template <typename K>
+__global__ void __launch_bounds__(256) AgentKernel(LaunchArgs a, typename K::Params p) {
+  __shared__ int32_t sum;
+  const BlockTeam team{static_cast<int32_t>(threadIdx.x), static_cast<int32_t>(blockDim.x), &sum};
+  RunAgentRow<K>(a, p, static_cast<int64_t>(blockIdx.x), team);
+}
+
 // Makes `device_id` current for the lifetime of the guard.
 class DeviceGuard {
  public:
@@ -111,8 +137,13 @@ class CudaOps final : public DeviceOps {
     const int64_t blocks = (a.count + kBlock - 1) / kBlock;
     VisitKind(kind, [&](auto tag) {
       using K = typename decltype(tag)::Kernel;
-      BatchKernel<K><<<static_cast<unsigned>(blocks), kBlock, 0, AsStream(stream)>>>(
-          a, *static_cast<const typename K::Params*>(params));
+      const auto& p = *static_cast<const typename K::Params*>(params);
+      if constexpr (IsAgentKernel<K>::value) {
+        const int threads = TeamThreads(K::NumAgents(p));
+        AgentKernel<K><<<static_cast<unsigned>(a.count), threads, 0, AsStream(stream)>>>(a, p);
+      } else {
+        BatchKernel<K><<<static_cast<unsigned>(blocks), kBlock, 0, AsStream(stream)>>>(a, p);
+      }
     });
     Check(cudaGetLastError(), "kernel launch");
   }

@@ -13,6 +13,7 @@
 #include <new>
 #include <string>
 
+#include "cuda/agent_body.h"
 #include "cuda/kernel_body.h"
 
 namespace envpool_x {
@@ -46,11 +47,16 @@ class DeviceOps {
 
 // The kernel body, run on the host: a loop over the same row indices a
 // kernel's threads would take. Rows of one launch touch distinct envs, so
-// the order does not matter, as on a GPU.
+// the order does not matter, as on a GPU. A multi-agent env's row is one
+// team of a single thread: its phases over the agents in order.
 template <typename K>
 inline void HostLaunch(const LaunchArgs& a, const void* params) {
   const auto& p = *static_cast<const typename K::Params*>(params);
-  for (int64_t k = 0; k < a.count; ++k) RunRow<K>(a, p, k);
+  if constexpr (IsAgentKernel<K>::value) {
+    for (int64_t k = 0; k < a.count; ++k) RunAgentRow<K>(a, p, k, HostTeam{});
+  } else {
+    for (int64_t k = 0; k < a.count; ++k) RunRow<K>(a, p, k);
+  }
 }
 
 class HostOps final : public DeviceOps {

@@ -6,6 +6,7 @@
 
 #include "cuda/classic_kernels.h"
 #include "cuda/combinatorial_kernels.h"
+#include "cuda/multi_agent_kernels.h"
 
 namespace envpool_x {
 namespace batched {
@@ -19,12 +20,16 @@ enum class EnvKind : int32_t {
   kAcrobot,
   kMaxCut,
   kTsp,
+  kTagGridworld,
+  kTagContinuous,
 };
 
 // Every kind, for lookups by name.
-constexpr EnvKind kAllKinds[] = {
-    EnvKind::kCartPole, EnvKind::kPendulum, EnvKind::kMountainCar, EnvKind::kMountainCarContinuous,
-    EnvKind::kAcrobot,  EnvKind::kMaxCut,   EnvKind::kTsp};
+constexpr EnvKind kAllKinds[] = {EnvKind::kCartPole,     EnvKind::kPendulum,
+                                 EnvKind::kMountainCar,  EnvKind::kMountainCarContinuous,
+                                 EnvKind::kAcrobot,      EnvKind::kMaxCut,
+                                 EnvKind::kTsp,          EnvKind::kTagGridworld,
+                                 EnvKind::kTagContinuous};
 
 template <typename K>
 struct KernelTag {
@@ -55,6 +60,12 @@ inline void VisitKind(EnvKind kind, F&& f) {
       return;
     case EnvKind::kTsp:
       f(KernelTag<TspKernel>{});
+      return;
+    case EnvKind::kTagGridworld:
+      f(KernelTag<TagGridKernel>{});
+      return;
+    case EnvKind::kTagContinuous:
+      f(KernelTag<TagContinuousKernel>{});
       return;
   }
 }

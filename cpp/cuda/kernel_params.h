@@ -129,6 +129,60 @@ struct ParamsOf<Tsp> {
   }
 };
 
+// The start cells (WarpDrive's defaults: taggers at the centre, the runner
+// at the origin, as the CPU env's constructor sets them).
+template <>
+struct ParamsOf<TagGridworld> {
+  static TagGridKernelParams Make(const ParamContext& c) {
+    TagGridKernelParams p;
+    p.tag = TagGridworld::Params(c.cfg);
+    const std::vector<double>& sx = c.cfg.Doubles("starting_location_x");
+    const std::vector<double>& sy = c.cfg.Doubles("starting_location_y");
+    const int32_t n = p.tag.num_agents;
+    std::vector<int32_t> x(n), y(n);
+    for (int32_t i = 0; i < n; ++i) {
+      const int32_t centre = i == n - 1 ? 0 : p.tag.grid_length / 2;
+      x[i] = sx.empty() ? centre : static_cast<int32_t>(sx[i]);
+      y[i] = sy.empty() ? centre : static_cast<int32_t>(sy[i]);
+    }
+    p.start_x = c.Upload(x);
+    p.start_y = c.Upload(y);
+    return p;
+  }
+};
+
+// The action tables as the CPU env builds them, and any fixed starts.
+template <>
+struct ParamsOf<TagContinuous> {
+  static TagContinuousKernelParams Make(const ParamContext& c) {
+    TagContinuousKernelParams p;
+    p.tag = TagContinuous::Params(c.cfg);
+    const int32_t n = p.tag.num_agents;
+    p.threads = TeamThreads(n);
+    std::vector<float> acc(p.tag.num_acceleration_actions), turn(p.tag.num_turn_actions);
+    TagActionLevels(static_cast<float>(c.cfg.Double("min_acceleration")),
+                    static_cast<float>(c.cfg.Double("max_acceleration")),
+                    p.tag.num_acceleration_actions - 1, acc.data());
+    TagActionLevels(static_cast<float>(c.cfg.Double("min_turn")),
+                    static_cast<float>(c.cfg.Double("max_turn")), p.tag.num_turn_actions - 1,
+                    turn.data());
+    p.acceleration_actions = c.Upload(acc);
+    p.turn_actions = c.Upload(turn);
+    // The CPU env keeps the starts as float64 and rounds them at each reset:
+    // the same float32 values.
+    std::vector<float> start(3 * static_cast<size_t>(n), 0.0f);
+    const char* keys[3] = {"starting_location_x", "starting_location_y", "starting_directions"};
+    bool* random[3] = {&p.random_x, &p.random_y, &p.random_direction};
+    for (int j = 0; j < 3; ++j) {
+      const std::vector<double>& v = c.cfg.Doubles(keys[j]);
+      *random[j] = v.empty();
+      for (size_t i = 0; i < v.size(); ++i) start[j * n + i] = static_cast<float>(v[i]);
+    }
+    p.start = c.Upload(start);
+    return p;
+  }
+};
+
 // What else a valid discrete action must be, beyond its range (for the
 // error message of a recorded bad action); nothing for most envs.
 template <typename P>

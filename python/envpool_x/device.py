@@ -1,4 +1,4 @@
-"""The GPU path: envs stepped by one CUDA kernel per step (classic control, MaxCut, TSP).
+"""The GPU path: envs stepped by one CUDA kernel per step (classic control, MaxCut, TSP, Tag).
 
 ``make_gymnasium(task, num_envs=N, device="cuda")`` (or ``"cuda:K"``) gives the
 same front ends as the CPU engine, backed by :class:`DevicePool`: state lives on

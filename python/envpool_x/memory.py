@@ -187,7 +187,8 @@ _HOST_PER_ENV = 4 + 4 + 8 + 8 + 1  # env id tables, seeds (and a copy), started 
 
 def device_slab_bytes(spec: Any) -> int:
     """Per-env device bytes of the GPU path's array state (the slab laid out
-    by the adapters of cpp/cuda/combinatorial_kernels.h; 0 for word state)."""
+    by the adapters of cpp/cuda/combinatorial_kernels.h and multi_agent_kernels.h;
+    0 for word state)."""
     cfg = spec.env_config
     if spec.entry.pool_name == "MaxCut":
         return -(-(24 + 13 * int(spec.action_space.n)) // 8) * 8
@@ -195,6 +196,12 @@ def device_slab_bytes(spec: Any) -> int:
         cities = len(cfg["coord_values"]) // 2 or int(cfg["num_nodes"])
         own = 0 if cfg["coord_values"] else 16 * cities
         return -(-(32 + own + (4 if cfg["mode"] == "2opt" else 1) * cities) // 8) * 8
+    agents = spec.num_agents  # the Tag envs (cpp/cuda/multi_agent_kernels.h)
+    if spec.entry.pool_name == "TagGridworld":
+        return 8 + -(-12 * agents // 8) * 8
+    if spec.entry.pool_name == "TagContinuous":
+        threads = min(-(-agents // 32) * 32, 256)  # scratch slots for the nearest agents
+        return 8 + 32 * agents + (0 if cfg["use_full_observation"] else 8 * threads * agents)
     return 0
 
 

@@ -111,8 +111,8 @@ def _check_device_keys(task_id: str, entry: TaskEntry, merged: dict[str, Any]) -
     ):
         raise ValueError(
             f"device={merged['device']!r} has kernels for the classic control tasks, MaxCut, "
-            f"TSP and (through MuJoCo Warp) Ant, HalfCheetah, Hopper, Walker2d and Humanoid v5 "
-            f"only ({', '.join(_core.BatchedPool.kinds())}); {task_id} runs on "
+            f"TSP, the Tag envs and (through MuJoCo Warp) Ant, HalfCheetah, Hopper, Walker2d and "
+            f"Humanoid v5 only ({', '.join(_core.BatchedPool.kinds())}); {task_id} runs on "
             "device='cpu'"
         )
     if merged["batch_size"] != merged["num_envs"]:

@@ -153,7 +153,7 @@ class TagContinuous {
       s.x[i] = static_cast<float>(start_x_.empty() ? length * rng.Uniform() : start_x_[i]);
       s.y[i] = static_cast<float>(start_y_.empty() ? length * rng.Uniform() : start_y_[i]);
       s.direction[i] = static_cast<float>(
-          start_direction_.empty() ? kAxisDirections[rng.UniformInt(4)] : start_direction_[i]);
+          start_direction_.empty() ? TagAxisDirection(rng.UniformInt(4)) : start_direction_[i]);
       s.speed[i] = 0.0f;
       s.acceleration[i] = 0.0f;
       s.still[i] = 1;
@@ -174,14 +174,23 @@ class TagContinuous {
     Observe(out);
     float* reward = out.reward;
     for (int32_t i = 0; i < p_.num_agents; ++i) reward[i] = TagBaseReward(p_, s, i, penalty_[i]);
-    // Every runner decides from the in-game flags of the step's start.
-    for (int32_t i = p_.num_taggers; i < p_.num_agents; ++i) ids_[i] = still_[i];
+    // Each runner decides from its own in-game flag at the step's start;
+    // ids_ counts each tagger's tags.
+    for (int32_t i = 0; i < p_.num_taggers; ++i) ids_[i] = 0;
     for (int32_t i = p_.num_taggers; i < p_.num_agents; ++i) {
-      if (TagRunnerReward(p_, s, timestep_, i, ids_[i] != 0, reward)) {
-        still_[i] = 0;
-        --num_runners_;
+      const bool in_game = still_[i] != 0;
+      const int32_t by = TagTaggedBy(p_, s, i, in_game);
+      reward[i] = TagRunnerReward(p_, timestep_, in_game, by >= 0, reward[i]);
+      if (by >= 0) {
+        ++ids_[by];
+        if (p_.runner_exits_game_after_tagged) {
+          still_[i] = 0;
+          --num_runners_;
+        }
       }
     }
+    for (int32_t i = 0; i < p_.num_taggers; ++i)
+      reward[i] = TagTaggerReward(p_, ids_[i], reward[i]);
     bool* active = out[active_];
     for (int32_t i = 0; i < p_.num_agents; ++i) active[i] = still_[i] != 0;
     *out.terminated = num_runners_ == 0;
@@ -233,9 +242,6 @@ class TagContinuous {
     }
   }
 
-  // WarpDrive's starting directions: 0, pi / 2, pi, 3 pi / 2.
-  static constexpr double kAxisDirections[4] = {0.0, M_PI / 2, M_PI, M_PI * 3 / 2};
-
   TagContinuousParams p_;
   OutputField<float> obs_;
   OutputField<bool> active_;
@@ -244,7 +250,7 @@ class TagContinuous {
   std::vector<float> floats_;  // x, y, speed, direction, acceleration: n each
   std::vector<int32_t> still_;
   std::vector<float> penalty_;
-  std::vector<int32_t> ids_;  // observation scratch; in-game flags of a step's start
+  std::vector<int32_t> ids_;  // observation scratch; tags per tagger
   std::vector<float> dist_;
   int32_t timestep_ = 0;
   int32_t num_runners_ = 0;

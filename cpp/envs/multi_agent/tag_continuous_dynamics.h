@@ -47,6 +47,12 @@ struct TagContinuousParams {
   }
 };
 
+// WarpDrive's starting directions: 0, pi / 2, pi, 3 pi / 2 (index k of 4).
+ENVPOOL_X_HD inline double TagAxisDirection(uint64_t k) {
+  constexpr double kPi = 3.14159265358979323846;
+  return k == 0 ? 0.0 : (k == 1 ? kPi / 2 : (k == 2 ? kPi : kPi * 3 / 2));
+}
+
 // One env's state, one entry per agent (still: 1 while in the game).
 struct TagContinuousState {
   float* x;
@@ -194,15 +200,12 @@ ENVPOOL_X_HD inline void TagContinuousObservation(const TagContinuousParams& p,
   obs[7 * stride] = time;
 }
 
-// A runner's part of the reward phase (after every agent's own reward was
-// set to its edge penalty plus step reward): the nearest tagger within the
-// tagging distance tags it. Adds to `reward` (one per agent); returns true
-// when the runner leaves the game. `in_game` is whether it was in the game
-// when the phase began.
-ENVPOOL_X_HD inline bool TagRunnerReward(const TagContinuousParams& p, const TagContinuousState& s,
-                                         int32_t timestep, int32_t runner, bool in_game,
-                                         float* reward) {
-  if (p.IsTagger(runner) || !in_game) return false;
+// The tagger that tags `runner` this step: the nearest tagger (the first
+// of equals) within the tagging distance, or -1 (none, a tagger, or a
+// runner out of the game when the phase began: `in_game`).
+ENVPOOL_X_HD inline int32_t TagTaggedBy(const TagContinuousParams& p, const TagContinuousState& s,
+                                        int32_t runner, bool in_game) {
+  if (p.IsTagger(runner) || !in_game) return -1;
   float best = p.grid_length * static_cast<float>(1.4142135623730951);
   int32_t nearest = -1;
   for (int32_t t = 0; t < p.num_taggers; ++t) {
@@ -212,16 +215,28 @@ ENVPOOL_X_HD inline bool TagRunnerReward(const TagContinuousParams& p, const Tag
       nearest = t;
     }
   }
-  bool leaves = false;
-  if (nearest >= 0 && best < p.distance_margin) {
-    reward[runner] += p.tag_penalty_for_runner;
-    reward[nearest] += p.tag_reward_for_tagger;  // atomic on the GPU
-    leaves = p.runner_exits_game_after_tagged;
-  }
-  // WarpDrive's kernel pays the end-of-game reward to every runner that was
-  // in the game when the last step began, even one tagged in it.
-  if (timestep == p.episode_length) reward[runner] += p.end_of_game_reward_for_runner;
-  return leaves;
+  return nearest >= 0 && best < p.distance_margin ? nearest : -1;
+}
+
+// A runner's own reward in the reward phase, added to its base reward
+// (TagBaseReward): the tag penalty when tagged, and at the episode's last
+// step the end-of-game reward. WarpDrive's kernel pays the latter to every
+// runner that was in the game when the last step began, even one tagged in it.
+ENVPOOL_X_HD inline float TagRunnerReward(const TagContinuousParams& p, int32_t timestep,
+                                          bool in_game, bool tagged, float reward) {
+  if (!in_game) return reward;
+  if (tagged) reward += p.tag_penalty_for_runner;
+  if (timestep == p.episode_length) reward += p.end_of_game_reward_for_runner;
+  return reward;
+}
+
+// A tagger's reward after `tags` runners were tagged by it: the tag reward
+// added once per tag (the order of the CPU env's additions; all addends are
+// equal, so counting them first on a GPU gives the same float32 sum).
+ENVPOOL_X_HD inline float TagTaggerReward(const TagContinuousParams& p, int32_t tags,
+                                          float reward) {
+  for (int32_t k = 0; k < tags; ++k) reward += p.tag_reward_for_tagger;
+  return reward;
 }
 
 // An agent's own reward before tags: edge penalty and step reward, while in

@@ -28,7 +28,7 @@ struct TagGridParams {
   float tag_penalty_for_runner = 5.0f;
   float step_cost_for_tagger = 0.01f;
   bool use_full_observation = true;
-  int32_t ObsSize() const { return use_full_observation ? 4 * num_agents + 1 : 6; }
+  ENVPOOL_X_HD int32_t ObsSize() const { return use_full_observation ? 4 * num_agents + 1 : 6; }
 };
 
 // Action index -> (dx, dy): stay, +x, -x, +y, -y (WarpDrive's order).
