@@ -54,8 +54,7 @@ def test_steps_match_minigrid_from_its_layout(task):
 # check the verifier's ends (reward, termination) many times over.
 ENDING = [
     "BabyAI-GoToRedBallNoDists-v0",
-    "BabyAI-GoToLocalS5N2-v0",
-    "BabyAI-GoToObjS4-v0",
+    "BabyAI-GoToLocalS8N7-v0",
     "BabyAI-GoToDoor-v0",
     "BabyAI-ActionObjDoor-v0",
     "BabyAI-PickupDistDebug-v0",
@@ -83,7 +82,8 @@ def test_spaces_mission_and_info():
     assert env.single_observation_space["image"].shape == (7, 7, 3)
     obs, info = env.reset()
     texts = envpool_x.families.minigrid.decode_mission(obs["mission"])
-    assert texts == ["go to the red ball"] * 3
+    # "a red ball" when a distractor is a red ball too (minigrid's surface()).
+    assert set(texts) <= {"go to the red ball", "go to a red ball"}
     assert (info["mission_id"] == -1).all()
     env.close()
 

@@ -22,13 +22,13 @@ inline void GenOpen(Level& l) {
   l.CheckObjsReachable();
   const std::vector<Placed> doors = l.RoomDoors();
   const Placed& d = doors[l.RandInt(0, static_cast<int>(doors.size()))];
-  l.instr.Action(kOpen, Level::Desc(kDoor, d.color));
+  l.instr.Action(kOpenInstr, Level::Desc(kDoor, d.color));
 }
 
 inline void GenOpenRedDoor(Level& l) {
   l.AddDoor(0, 0, 0, kRed, 0);
   l.PlaceAgent(0, 0);
-  l.instr.Action(kOpen, Level::Desc(kDoor, kRed));
+  l.instr.Action(kOpenInstr, Level::Desc(kDoor, kRed));
 }
 
 // OpenDoor: four doors of distinct colours; the first named by colour or by
@@ -42,7 +42,7 @@ inline void GenOpenDoor(Level& l) {
   ObjDesc d = by == "color" ? Level::Desc(kDoor, doors[0].color)
                             : Level::Desc(kDoor, -1, l.RandInt(0, kNumLocs));
   l.PlaceAgent(1, 1);
-  l.instr.Action(kOpen, d, l.p.debug);
+  l.instr.Action(kOpenInstr, d, l.p.debug);
 }
 
 // OpenTwoDoors / OpenRedBlueDoors: the left door, then the right one.
@@ -53,9 +53,9 @@ inline void GenOpenTwoDoors(Level& l) {
   const Placed d1 = l.AddDoor(1, 1, 2, first, 0);
   const Placed d2 = l.AddDoor(1, 1, 0, second, 0);
   l.PlaceAgent(1, 1);
-  const int a = l.instr.Action(kOpen, Level::Desc(kDoor, d1.color), l.p.strict);
-  const int b = l.instr.Action(kOpen, Level::Desc(kDoor, d2.color));
-  l.instr.Combine(kBefore, a, b);
+  const int a = l.instr.Action(kOpenInstr, Level::Desc(kDoor, d1.color), l.p.strict);
+  const int b = l.instr.Action(kOpenInstr, Level::Desc(kDoor, d2.color));
+  l.instr.Combine(kBeforeInstr, a, b);
   l.instr.MakeLastRoot();
 }
 
@@ -69,12 +69,12 @@ inline void GenOpenDoorsOrder(Level& l) {
   const ObjDesc d2 = Level::Desc(kDoor, doors[two[1]].color);
   const int mode = l.RandInt(0, 3);
   if (mode == 0) {
-    l.instr.Action(kOpen, d1, l.p.debug);
+    l.instr.Action(kOpenInstr, d1, l.p.debug);
     return;
   }
-  const int a = l.instr.Action(kOpen, d1, l.p.debug);
-  const int b = l.instr.Action(kOpen, d2, l.p.debug);
-  l.instr.Combine(mode == 1 ? kBefore : kAfter, a, b);
+  const int a = l.instr.Action(kOpenInstr, d1, l.p.debug);
+  const int b = l.instr.Action(kOpenInstr, d2, l.p.debug);
+  l.instr.Combine(mode == 1 ? kBeforeInstr : kAfterInstr, a, b);
   l.instr.MakeLastRoot();
 }
 
@@ -97,7 +97,7 @@ inline void GenUnlock(Level& l) {
   }
   PlaceAgentOutside(l, jd * l.p.num_cols + id);
   l.CheckObjsReachable();
-  l.instr.Action(kOpen, Level::Desc(kDoor, door.color));
+  l.instr.Action(kOpenInstr, Level::Desc(kDoor, door.color));
 }
 
 inline void GenUnlockLocal(Level& l) {
@@ -105,7 +105,7 @@ inline void GenUnlockLocal(Level& l) {
   l.AddObject(1, 1, kKey, door.color);
   if (l.p.distractors) l.AddDistractors(1, 1, 3, true);
   l.PlaceAgent(1, 1);
-  l.instr.Action(kOpen, Level::Desc(kDoor));
+  l.instr.Action(kOpenInstr, Level::Desc(kDoor));
 }
 
 inline void GenKeyInBox(Level& l) {
@@ -115,7 +115,7 @@ inline void GenKeyInBox(Level& l) {
   box.inner_color = door.color;
   l.PlaceInRoom(1, 1, box);
   l.PlaceAgent(1, 1);
-  l.instr.Action(kOpen, Level::Desc(kDoor));
+  l.instr.Action(kOpenInstr, Level::Desc(kDoor));
 }
 
 inline void GenUnlockPickup(Level& l) {

@@ -22,7 +22,7 @@ inline void GenGoToRedBall(Level& l, bool grey) {
     if (grey) l.w.grid.At(d.pos.x, d.pos.y).color = kGrey;
   }
   l.CheckObjsReachable();
-  GoToLevel(l, kGoTo, ball);
+  GoToLevel(l, kGoToInstr, ball);
 }
 
 inline void GenGoToRedBlueBall(Level& l) {
@@ -33,19 +33,19 @@ inline void GenGoToRedBlueBall(Level& l) {
   const int color = l.RandBool() ? kRed : kBlue;  // _rand_elem(["red", "blue"])
   const Placed ball = l.AddObject(0, 0, kBall, color);
   l.CheckObjsReachable();
-  GoToLevel(l, kGoTo, ball);
+  GoToLevel(l, kGoToInstr, ball);
 }
 
 inline void GenGoToObj(Level& l) {
   l.PlaceAgent();
-  GoToLevel(l, kGoTo, l.AddDistractors(-1, -1, 1, true)[0]);
+  GoToLevel(l, kGoToInstr, l.AddDistractors(-1, -1, 1, true)[0]);
 }
 
 inline void GenGoToLocal(Level& l) {
   l.PlaceAgent();
   const std::vector<Placed> objs = l.AddDistractors(-1, -1, l.p.num_dists, false);
   l.CheckObjsReachable();
-  GoToLevel(l, kGoTo, objs[l.RandInt(0, static_cast<int>(objs.size()))]);
+  GoToLevel(l, kGoToInstr, objs[l.RandInt(0, static_cast<int>(objs.size()))]);
 }
 
 // GoTo, GoToOpen, GoToObjMaze*: a maze of rooms.
@@ -54,7 +54,7 @@ inline void GenGoTo(Level& l) {
   l.ConnectAll();
   const std::vector<Placed> objs = l.AddDistractors(-1, -1, l.p.num_dists, false);
   l.CheckObjsReachable();
-  GoToLevel(l, kGoTo, objs[l.RandInt(0, static_cast<int>(objs.size()))]);
+  GoToLevel(l, kGoToInstr, objs[l.RandInt(0, static_cast<int>(objs.size()))]);
   if (l.p.doors_open) l.OpenAllDoors();
 }
 
@@ -90,7 +90,7 @@ inline void GenGoToImpUnlock(Level& l) {
   }
   PlaceAgentOutside(l, jd * l.p.num_cols + id);
   l.CheckObjsReachable();
-  GoToLevel(l, kGoTo, l.AddDistractors(id, jd, 1, false)[0]);
+  GoToLevel(l, kGoToInstr, l.AddDistractors(id, jd, 1, false)[0]);
 }
 
 inline void GenGoToDoor(Level& l) {
@@ -98,7 +98,7 @@ inline void GenGoToDoor(Level& l) {
   for (int k = 0; k < 4; ++k) doors.push_back(l.AddDoor(1, 1));
   l.PlaceAgent(1, 1);
   const Placed& d = doors[l.RandInt(0, 4)];
-  GoToLevel(l, kGoTo, d);
+  GoToLevel(l, kGoToInstr, d);
 }
 
 inline void GenGoToObjDoor(Level& l) {
@@ -106,7 +106,7 @@ inline void GenGoToObjDoor(Level& l) {
   std::vector<Placed> objs = l.AddDistractors(1, 1, 8, false);
   for (int k = 0; k < 4; ++k) objs.push_back(l.AddDoor(1, 1));
   l.CheckObjsReachable();
-  GoToLevel(l, kGoTo, objs[l.RandInt(0, static_cast<int>(objs.size()))]);
+  GoToLevel(l, kGoToInstr, objs[l.RandInt(0, static_cast<int>(objs.size()))]);
 }
 
 // ActionObjDoor: go to, open or pick up an object or door of the middle room.
@@ -116,9 +116,9 @@ inline void GenActionObjDoor(Level& l) {
   l.PlaceAgent(1, 1);
   const Placed o = objs[l.RandInt(0, static_cast<int>(objs.size()))];
   if (o.type == kDoor) {
-    GoToLevel(l, l.RandBool() ? kGoTo : kOpen, o);
+    GoToLevel(l, l.RandBool() ? kGoToInstr : kOpenInstr, o);
   } else {
-    GoToLevel(l, l.RandBool() ? kGoTo : kPickupInstr, o);
+    GoToLevel(l, l.RandBool() ? kGoToInstr : kPickupInstr, o);
   }
 }
 

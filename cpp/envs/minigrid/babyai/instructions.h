@@ -18,7 +18,7 @@
 namespace envpool_x::minigrid::babyai {
 
 // LOC_NAMES, relative to the agent's start.
-enum Loc : int8_t { kNoLoc = -1, kLeft = 0, kRight = 1, kFront = 2, kBehind = 3 };
+enum Loc : int8_t { kNoLoc = -1, kLocLeft = 0, kLocRight = 1, kLocFront = 2, kLocBehind = 3 };
 constexpr int kNumLocs = 4;
 
 // Object ids over the grid (0: no object) and where each object is
@@ -94,10 +94,10 @@ struct ObjDesc {
           const int d1x = kDirX[w.dir], d1y = kDirY[w.dir];
           const int d2x = -d1y, d2y = d1x;
           const int side = vx * d2x + vy * d2y, ahead = vx * d1x + vy * d1y;
-          const bool match = loc == kLeft    ? side < 0
-                             : loc == kRight ? side > 0
-                             : loc == kFront ? ahead > 0
-                                             : ahead < 0;
+          const bool match = loc == kLocLeft    ? side < 0
+                             : loc == kLocRight ? side > 0
+                             : loc == kLocFront ? ahead > 0
+                                                : ahead < 0;
           if (!match) continue;
         }
         if (use_location) obj_set.push_back(id);
@@ -125,13 +125,13 @@ struct ObjDesc {
 
 enum InstrKind : int8_t {
   kNoInstr = 0,
-  kGoTo = 1,
+  kGoToInstr = 1,
   kPickupInstr = 2,
-  kOpen = 3,
-  kPutNext = 4,
-  kAnd = 5,
-  kBefore = 6,
-  kAfter = 7,
+  kOpenInstr = 3,
+  kPutNextInstr = 4,
+  kAndInstr = 5,
+  kBeforeInstr = 6,
+  kAfterInstr = 7,
 };
 enum Status : int8_t { kNotYet = 0, kContinue = 1, kSuccess = 2, kFailure = 3 };
 
@@ -145,7 +145,7 @@ struct Instr {
   // Verifier state: pre_carrying for pickup / put next, a_done / b_done.
   uint16_t pre_carrying = 0;
   int a_done = kNotYet, b_done = kNotYet;
-  bool IsAction() const { return kind >= kGoTo && kind <= kPutNext; }
+  bool IsAction() const { return kind >= kGoToInstr && kind <= kPutNextInstr; }
 };
 
 // A whole instruction: up to 7 nodes (a sequence of two conjunctions), node 0
@@ -200,17 +200,17 @@ class Instruction {
   std::string Surface(int i = 0) const {
     const Instr& n = nodes[i];
     switch (n.kind) {
-      case kGoTo:
+      case kGoToInstr:
         return "go to " + n.desc.Surface();
       case kPickupInstr:
         return "pick up " + n.desc.Surface();
-      case kOpen:
+      case kOpenInstr:
         return "open " + n.desc.Surface();
-      case kPutNext:
+      case kPutNextInstr:
         return "put " + n.desc.Surface() + " next to " + n.fixed.Surface();
-      case kAnd:
+      case kAndInstr:
         return Surface(n.a) + " and " + Surface(n.b);
-      case kBefore:
+      case kBeforeInstr:
         return Surface(n.a) + ", then " + Surface(n.b);
       default:
         return Surface(n.a) + " after you " + Surface(n.b);
@@ -220,7 +220,7 @@ class Instruction {
   // num_navs_needed: the time limit is this times the maze's area.
   int NumNavs(int i = 0) const {
     const Instr& n = nodes[i];
-    if (n.kind == kPutNext) return 2;
+    if (n.kind == kPutNextInstr) return 2;
     if (n.IsAction()) return 1;
     return NumNavs(n.a) + NumNavs(n.b);
   }
@@ -232,7 +232,7 @@ class Instruction {
       n.pre_carrying = 0;
       n.a_done = n.b_done = kNotYet;
       if (n.IsAction()) find(&n.desc, true);
-      if (n.kind == kPutNext) find(&n.fixed, true);
+      if (n.kind == kPutNextInstr) find(&n.fixed, true);
     }
   }
   // After a drop: update_objs_poss (positions of the tracked objects).
@@ -240,20 +240,20 @@ class Instruction {
   void UpdatePositions(FindFn find) {
     for (Instr& n : nodes) {
       if (n.IsAction()) find(&n.desc, false);
-      if (n.kind == kPutNext) find(&n.fixed, false);
+      if (n.kind == kPutNextInstr) find(&n.fixed, false);
     }
   }
 
   int Verify(const World& w, const ObjectTable& t, int action, int i = 0) {
     Instr& n = nodes[i];
     if (n.IsAction()) return VerifyAction(w, t, action, n);
-    if (n.kind == kAnd) {
+    if (n.kind == kAndInstr) {
       if (n.a_done != kSuccess) n.a_done = Verify(w, t, action, n.a);
       if (n.b_done != kSuccess) n.b_done = Verify(w, t, action, n.b);
       return n.a_done == kSuccess && n.b_done == kSuccess ? kSuccess : kContinue;
     }
     // Before: a then b. After: b then a (the same with the roles swapped).
-    const bool before = n.kind == kBefore;
+    const bool before = n.kind == kBeforeInstr;
     const int first = before ? n.a : n.b, second = before ? n.b : n.a;
     int& first_done = before ? n.a_done : n.b_done;
     int& second_done = before ? n.b_done : n.a_done;
@@ -274,12 +274,12 @@ class Instruction {
   static int VerifyAction(const World& w, const ObjectTable& t, int action, Instr& n) {
     const Pos front = w.Front();
     switch (n.kind) {
-      case kGoTo:
+      case kGoToInstr:
         for (const Pos& p : n.desc.obj_poss) {
           if (p == front) return kSuccess;
         }
         return kContinue;
-      case kOpen: {
+      case kOpenInstr: {
         if (action != kToggle) return kContinue;
         const Cell& c = w.CellAt(front);
         const uint16_t id = w.grid.Inside(front.x, front.y) ? t.At(front) : 0;
@@ -297,7 +297,7 @@ class Instruction {
         if (n.strict && t.carried != 0) return kFailure;
         return kContinue;
       }
-      default: {  // kPutNext
+      default: {  // kPutNextInstr
         const uint16_t pre = n.pre_carrying;
         n.pre_carrying = t.carried;
         if (n.strict && action == kPickup && t.carried != 0) return kFailure;

@@ -40,7 +40,8 @@ struct Placed {
 
 class Level {
  public:
-  Level(World& w, const LevelParams& p) : w(w), p(p), rooms(p.room_size, p.num_rows, p.num_cols) {}
+  Level(World& world, const LevelParams& params)
+      : w(world), p(params), rooms(params.room_size, params.num_rows, params.num_cols) {}
 
   World& w;
   Rng* rng = nullptr;  // the env's stream, set before each reset
@@ -237,7 +238,7 @@ class Level {
       }
     }
     for (Instr& n : instr.nodes) {
-      if (n.kind == kPutNext) {
+      if (n.kind == kPutNextInstr) {
         Find(&n.desc, true);
         Find(&n.fixed, true);
         for (uint16_t id : n.desc.obj_set) {
@@ -252,7 +253,7 @@ class Level {
       }
       if (!n.IsAction() || !unblocking) continue;
       for (const ObjDesc* d : {&n.desc, &n.fixed}) {
-        if (n.kind != kPutNext && d == &n.fixed) continue;
+        if (n.kind != kPutNextInstr && d == &n.fixed) continue;
         if (d->type != kKey || d->color < 0) continue;
         for (int c : locked_colors) {
           if (c == d->color) throw Reject("a key that opens a locked door");

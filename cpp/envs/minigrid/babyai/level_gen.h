@@ -102,25 +102,25 @@ class LevelGen {
       static const std::vector<int> kNotDoor = {kBox, kBall, kKey};
       switch (Pick(l_, g_.action_kinds, 4)) {
         case kActGoTo:
-          return l_.instr.Action(kGoTo, RandObj(kAll));
+          return l_.instr.Action(kGoToInstr, RandObj(kAll));
         case kActPickup:
           return l_.instr.Action(kPickupInstr, RandObj(kNotDoor));
         case kActOpen:
-          return l_.instr.Action(kOpen, RandObj({kDoor}));
+          return l_.instr.Action(kOpenInstr, RandObj({kDoor}));
         default: {
           ObjDesc move = RandObj(kNotDoor);
-          return l_.instr.Action(kPutNext, move, false, RandObj(kAll));
+          return l_.instr.Action(kPutNextInstr, move, false, RandObj(kAll));
         }
       }
     }
     if (kind == kSentAnd) {
       const int a = RandInstr(kSentAction);
       const int b = RandInstr(kSentAction);
-      return l_.instr.Combine(kAnd, a, b);
+      return l_.instr.Combine(kAndInstr, a, b);
     }
     const int a = RandInstr(kSentAction | kSentAnd);
     const int b = RandInstr(kSentAction | kSentAnd);
-    return l_.instr.Combine(l_.RandBool() ? kBefore : kAfter, a, b);
+    return l_.instr.Combine(l_.RandBool() ? kBeforeInstr : kAfterInstr, a, b);
   }
 
   Level& l_;

@@ -41,7 +41,7 @@ inline void GenPickupAbove(Level& l) {
 }
 
 inline void PutNextInstr(Level& l, const Placed& a, const Placed& b) {
-  l.instr.Action(kPutNext, Level::Desc(a.type, a.color), false, Level::Desc(b.type, b.color));
+  l.instr.Action(kPutNextInstr, Level::Desc(a.type, a.color), false, Level::Desc(b.type, b.color));
 }
 
 inline void GenPutNextLocal(Level& l) {
@@ -73,11 +73,11 @@ inline void GenMoveTwoAcross(Level& l) {
   const std::vector<int> ls = l.RandSubset(static_cast<int>(left.size()), 2);
   const std::vector<int> rs = l.RandSubset(static_cast<int>(right.size()), 2);
   const Placed &a = left[ls[0]], &b = right[rs[0]], &c = right[rs[1]], &d = left[ls[1]];
-  const int x =
-      l.instr.Action(kPutNext, Level::Desc(a.type, a.color), false, Level::Desc(b.type, b.color));
-  const int y =
-      l.instr.Action(kPutNext, Level::Desc(c.type, c.color), false, Level::Desc(d.type, d.color));
-  l.instr.Combine(kBefore, x, y);
+  const int x = l.instr.Action(kPutNextInstr, Level::Desc(a.type, a.color), false,
+                               Level::Desc(b.type, b.color));
+  const int y = l.instr.Action(kPutNextInstr, Level::Desc(c.type, c.color), false,
+                               Level::Desc(d.type, d.color));
+  l.instr.Combine(kBeforeInstr, x, y);
   l.instr.MakeLastRoot();
 }
 

@@ -92,7 +92,7 @@ inline void BabyAIEnv::SetState(const std::vector<double>& s) {
                        code(v[2], -1, kNumLocs, "location"));
   };
   for (int k = 0; k < kMaxNodes; ++k, c += kNodeValues) {
-    const int kind = code(c[0], 0, kAfter + 1, "instruction kind");
+    const int kind = code(c[0], 0, kAfterInstr + 1, "instruction kind");
     if (kind == kNoInstr) break;
     Instr n;
     n.kind = kind;
