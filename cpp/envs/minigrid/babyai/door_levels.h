@@ -90,11 +90,7 @@ inline void GenUnlock(Level& l) {
   } else {
     l.ConnectAll();
   }
-  for (int i = 0; i < l.p.num_cols; ++i) {
-    for (int j = 0; j < l.p.num_rows; ++j) {
-      if (i != id || j != jd) l.AddDistractors(i, j, 3, false);
-    }
-  }
+  AddDistractorsEverywhere(l, 3);
   PlaceAgentOutside(l, jd * l.p.num_cols + id);
   l.CheckObjsReachable();
   l.instr.Action(kOpenInstr, Level::Desc(kDoor, door.color));

@@ -58,19 +58,23 @@ inline void GenGoTo(Level& l) {
   if (l.p.doors_open) l.OpenAllDoors();
 }
 
-// A locked room (door and its key elsewhere): GoToImpUnlock and Unlock.
+// A locked room and its key: GoToImpUnlock and Unlock. minigrid means to keep
+// the key and the distractors out of the locked room (`ik is id and jk is
+// jd`), but compares numpy integers by identity, which never holds: the key
+// may lie in the locked room and every room gets distractors. We do the same.
 inline Placed AddLockedRoom(Level& l, int* room_i, int* room_j) {
   const int id = l.RandInt(0, l.p.num_cols), jd = l.RandInt(0, l.p.num_rows);
   const Placed door = l.AddDoor(id, jd, -1, -1, 1);
-  for (;;) {
-    const int ik = l.RandInt(0, l.p.num_cols), jk = l.RandInt(0, l.p.num_rows);
-    if (ik == id && jk == jd) continue;
-    l.AddObject(ik, jk, kKey, door.color);
-    break;
-  }
+  const int ik = l.RandInt(0, l.p.num_cols), jk = l.RandInt(0, l.p.num_rows);
+  l.AddObject(ik, jk, kKey, door.color);
   *room_i = id;
   *room_j = jd;
   return door;
+}
+inline void AddDistractorsEverywhere(Level& l, int n) {
+  for (int i = 0; i < l.p.num_cols; ++i) {
+    for (int j = 0; j < l.p.num_rows; ++j) l.AddDistractors(i, j, n, false);
+  }
 }
 inline void PlaceAgentOutside(Level& l, int room) {
   for (;;) {
@@ -83,11 +87,7 @@ inline void GenGoToImpUnlock(Level& l) {
   int id = 0, jd = 0;
   AddLockedRoom(l, &id, &jd);
   l.ConnectAll();
-  for (int i = 0; i < l.p.num_cols; ++i) {
-    for (int j = 0; j < l.p.num_rows; ++j) {
-      if (i != id || j != jd) l.AddDistractors(i, j, 2, false);
-    }
-  }
+  AddDistractorsEverywhere(l, 2);
   PlaceAgentOutside(l, jd * l.p.num_cols + id);
   l.CheckObjsReachable();
   GoToLevel(l, kGoToInstr, l.AddDistractors(id, jd, 1, false)[0]);
