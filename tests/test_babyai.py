@@ -102,3 +102,17 @@ def test_bad_actions_and_config_are_refused():
         envpool_x.make_gymnasium("BabyAI-OpenDoor-v0", num_envs=1, select_by="size")
     with pytest.raises(ValueError, match="mission_bytes"):
         envpool_x.make_gymnasium("BabyAI-BossLevel-v0", num_envs=1, mission_bytes=8)
+
+
+def test_cli_lists_and_describes_them():
+    import subprocess
+    import sys
+
+    run = [sys.executable, "-m", "envpool_x.cli"]
+    listed = subprocess.run([*run, "list"], capture_output=True, text=True, check=True).stdout
+    assert all(task in listed for task in IDS)
+    info = subprocess.run(
+        [*run, "info", "BabyAI-PutNextS5N2Carrying-v0"], capture_output=True, text=True, check=True
+    ).stdout
+    assert "'mission': Box(0, 255, (512,), uint8)" in info
+    assert "level = 'PutNext'" in info and "start_carrying = True" in info
