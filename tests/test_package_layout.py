@@ -22,7 +22,7 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1] / "python" / "envpool_x"
 FAMILIES = ["classic_control", "toy_text", "testing", "atari", "mujoco", "dmc", "combinatorial"]
-FAMILIES += ["minigrid"]
+FAMILIES += ["minigrid", "babyai"]
 FAMILIES.append("multi_agent")
 FAMILIES.append("box2d")
 #: The longest a module of the package may be (the bound tests/test_cpp_layout.py

@@ -12,6 +12,7 @@ void BindTesting(py::module_& m);
 void BindToyText(py::module_& m);
 void BindCombinatorial(py::module_& m);
 void BindMiniGrid(py::module_& m);  // cpp/bindings/minigrid.cpp
+void BindBabyAI(py::module_& m);    // cpp/bindings/babyai.cpp
 // cpp/bindings/multi_agent.cpp: WarpDrive's Tag envs.
 void BindMultiAgent(py::module_& m);
 void BindAtari(py::module_& m);   // cpp/bindings/atari.cpp, with ENVPOOL_X_ATARI
@@ -34,6 +35,7 @@ PYBIND11_MODULE(_core, m) {
   envpool_x::BindToyText(m);
   envpool_x::BindCombinatorial(m);
   envpool_x::BindMiniGrid(m);
+  envpool_x::BindBabyAI(m);
   envpool_x::BindMultiAgent(m);
   envpool_x::BindTesting(m);
   envpool_x::BindBatched(m);

@@ -50,6 +50,7 @@ ENV_RESIDENT: dict[str, int] = {
     "toy_text": 0,
     "testing": 0,
     "minigrid": 4 * KiB,  # the grid (5 bytes a cell, 25 x 25 at most) and the view
+    "babyai": 16 * KiB,  # estimated, not measured: grid, object ids and positions, instruction
     "atari": 780 * KiB,  # ALE's emulator, ROM copy, screens; plus the frame stack (below)
     "mujoco": 200 * KiB,  # mjData's buffer and the touched part of its arena
     "dmc": 184 * KiB,  # the same, for dm_control's models

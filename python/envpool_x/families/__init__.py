@@ -7,11 +7,13 @@ its ids; the order here is the order of ``list_all_envs()``.
 from envpool_x.families import classic_control, toy_text, testing, atari, mujoco, dmc  # noqa: I001
 from envpool_x.families import combinatorial  # noqa: I001
 from envpool_x.families import minigrid  # noqa: I001
+from envpool_x.families import babyai  # noqa: I001
 from envpool_x.families import multi_agent  # noqa: I001
 from envpool_x.families import box2d  # noqa: I001
 
 __all__ = [
     "atari",
+    "babyai",
     "box2d",
     "classic_control",
     "combinatorial",

@@ -43,7 +43,7 @@ class FrameSource:
             from envpool_x.render.toy_text import toy_text_frame
 
             self._drawer = lambda s: toy_text_frame(entry.pool_name, config, s)
-        elif entry.family == "minigrid":
+        elif entry.family in ("minigrid", "babyai"):  # the same grid, the same state header
             from envpool_x.render.minigrid import minigrid_frame
 
             self._drawer = minigrid_frame
