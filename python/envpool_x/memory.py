@@ -131,6 +131,10 @@ def estimate(spec: Any, num_envs: int | None = None) -> Estimate:
     cfg = spec.config
     n = int(cfg.num_envs) if num_envs is None else num_envs
     if cfg.device != "cpu":
+        if spec.entry.family == "mujoco":  # MuJoCo Warp (envpool_x.mujoco_gpu)
+            from envpool_x.mujoco_gpu import memory_estimate
+
+            return Estimate(**memory_estimate.estimate(spec, n, FIXED_RESIDENT))
         return _device_estimate(spec, n)
     b = n if int(cfg.batch_size) == int(cfg.num_envs) else min(int(cfg.batch_size), n)
     threads = resolved_threads(spec)
@@ -303,6 +307,10 @@ def _device_free(spec: Any) -> int | None:
     from envpool_x import _core
 
     device = str(spec.config.device)  # checked by spec.py: "cuda" or "cuda:K" here
+    if device.startswith("cuda") and spec.entry.family == "mujoco":  # warp's view
+        from envpool_x.mujoco_gpu import memory_estimate
+
+        return memory_estimate.device_free(device)
     if not device.startswith("cuda") or not hasattr(_core, "cuda_mem_info"):
         return None
     free, _ = _core.cuda_mem_info(int(device.partition(":")[2] or 0))

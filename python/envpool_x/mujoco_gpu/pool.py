@@ -44,6 +44,9 @@ class MujocoDevicePool(ResultMixin):
             )
         self.backend = backend
         self._convert = _converter(backend)
+        from envpool_x import memory
+
+        memory.check(spec)  # MuJoCo Warp's and the pool's arrays, before they exist
         env_cfg = dict(spec.env_config)
         model = engine.load_model(env_cfg["xml_file"])
         body = _main_body(model, env_cfg) if spec.entry.pool_name == "AntV5" else 0
