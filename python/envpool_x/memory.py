@@ -21,7 +21,7 @@ The estimate of a pool of ``N`` envs (``estimate(spec)``) adds up:
   threads that allocate, glibc's 64 MiB malloc arena count as address space).
 - on the GPU path (``device="cuda"``) the device arrays (state, RNG, flags and
   the result blocks) against ``cudaMemGetInfo``; ``cpu-reference`` keeps them
-  in host memory.
+  in host memory. MuJoCo Warp pools: envpool_x.mujoco_gpu.memory_estimate.
 
 Available memory (``available()``): the least of the cgroup's limit minus its
 usage (v2 ``memory.max``, v1 ``memory.limit_in_bytes``) and ``MemAvailable``,
