@@ -157,3 +157,56 @@ def test_cuda_without_gpu_or_extra(monkeypatch):
     monkeypatch.setitem(sys.modules, "mujoco_warp", None)
     with pytest.raises(ImportError, match=r"envpool-x\[mujoco-gpu\]"):
         _make()
+
+
+def _flags(step, action):
+    """(elapsed_step, truncated, terminated, reward == 0, _final_obs) of one step."""
+    _, rew, term, trunc, info = step(action)
+    mask = info.get("_final_obs")
+    mask = [False] * len(rew) if mask is None else np.asarray(mask).tolist()
+    return (
+        np.asarray(info["elapsed_step"]).tolist(),
+        np.asarray(trunc).tolist(),
+        np.asarray(term).tolist(),
+        (np.asarray(rew) == 0).tolist(),
+        mask,
+    )
+
+
+@pytest.mark.parametrize("mode", ["next_step", "same_step", "disabled"])
+def test_bad_device_action_is_handled_as_the_classic_gpu_path(mode):
+    # The classic GPU path (Pendulum-v1 on its cpu-reference kernel, host
+    # checks off as for a device tensor) and the MuJoCo Warp pool (a torch
+    # tensor: its values are only seen by the kernels), same calls: the env
+    # with a NaN is not stepped, its episode ends truncated with reward 0, it
+    # resets at its next step, and check_errors names it.
+    torch = pytest.importorskip("torch")
+    kw = dict(num_envs=3, autoreset_mode=mode, max_episode_steps=50)
+    mj = _make(array_backend="torch", **kw)
+    classic = envpool_x.make_gymnasium("Pendulum-v1", device=DEV, **kw)
+    steps = {
+        mj: mj.step,
+        classic: lambda a: classic._pool._pack(
+            classic._pool._pool.step(a.numpy(), None, 0, check_host_values=False), 0
+        ),
+    }
+    seen = {}
+    for env, nu in ((mj, 6), (classic, 1)):
+        env.reset(seed=1)
+        bad = torch.full((3, nu), 0.1)
+        bad[1, 0] = float("nan")
+        rows = [_flags(steps[env], torch.full((3, nu), 0.1))]
+        before = env._pool.get_state(1)
+        rows.append(_flags(steps[env], bad))
+        np.testing.assert_array_equal(env._pool.get_state(1), before)  # not stepped
+        with pytest.raises(ValueError, match="env 1 got an invalid action .*finite"):
+            env._pool.check_errors()
+        env._pool.check_errors()  # cleared
+        for _ in range(2):  # env 1 resets, then goes on
+            rows.append(_flags(steps[env], torch.full((3, nu), 0.1)))
+        seen[env] = rows
+    assert seen[mj] == seen[classic], (seen[mj], seen[classic])
+    assert seen[mj][1][:2] == ([2, 1, 2], [False, True, False])
+    assert seen[mj][2][0] == [3, 0, 3] and seen[mj][3][0] == [4, 1, 4]
+    mj.close()
+    classic.close()

@@ -21,7 +21,7 @@ The estimate of a pool of ``N`` envs (``estimate(spec)``) adds up:
   threads that allocate, glibc's 64 MiB malloc arena count as address space).
 - on the GPU path (``device="cuda"``) the device arrays (state, RNG, flags and
   the result blocks) against ``cudaMemGetInfo``; ``cpu-reference`` keeps them
-  in host memory.
+  in host memory. MuJoCo Warp pools: envpool_x.mujoco_gpu.memory_estimate.
 
 Available memory (``available()``): the least of the cgroup's limit minus its
 usage (v2 ``memory.max``, v1 ``memory.limit_in_bytes``) and ``MemAvailable``,
@@ -132,6 +132,10 @@ def estimate(spec: Any, num_envs: int | None = None) -> Estimate:
     cfg = spec.config
     n = int(cfg.num_envs) if num_envs is None else num_envs
     if cfg.device != "cpu":
+        if spec.entry.family == "mujoco":  # MuJoCo Warp (envpool_x.mujoco_gpu)
+            from envpool_x.mujoco_gpu import memory_estimate
+
+            return Estimate(**memory_estimate.estimate(spec, n, FIXED_RESIDENT))
         return _device_estimate(spec, n)
     b = n if int(cfg.batch_size) == int(cfg.num_envs) else min(int(cfg.batch_size), n)
     threads = resolved_threads(spec)
@@ -304,6 +308,10 @@ def _device_free(spec: Any) -> int | None:
     from envpool_x import _core
 
     device = str(spec.config.device)  # checked by spec.py: "cuda" or "cuda:K" here
+    if device.startswith("cuda") and spec.entry.family == "mujoco":  # warp's view
+        from envpool_x.mujoco_gpu import memory_estimate
+
+        return memory_estimate.device_free(device)
     if not device.startswith("cuda") or not hasattr(_core, "cuda_mem_info"):
         return None
     free, _ = _core.cuda_mem_info(int(device.partition(":")[2] or 0))

@@ -52,6 +52,10 @@ ERR_NONE = 0
 ERR_ACTION = 1  # a non-finite action value
 ERR_FINISHED = 2  # a step of a finished env in autoreset_mode="disabled"
 
+# done[w]: 0 running, 1 its episode ended, DONE_FORCE_RESET a bad action ended
+# it (it resets at its next step in every autoreset mode, as on the classic GPU path).
+DONE_FORCE_RESET = 2
+
 
 @wp.struct
 class TaskParams:
@@ -96,28 +100,29 @@ def set_ctrl(
     bad: wp.array(dtype=wp.int32),
     errors: wp.array(dtype=wp.int32),
 ):
-    """ctrl = action for the envs of this call; a non-finite action (the
-    env's episode is then truncated) or a step of a finished env in disabled
-    mode is recorded for check_errors."""
+    """ctrl = action for the envs of this call, as the classic GPU kernel
+    treats a row: an env whose last action was bad (done == DONE_FORCE_RESET)
+    is not stepped (it resets in this call); a non-finite action is recorded
+    and the env is not stepped (its episode ends truncated, reward 0); a step
+    of a finished env in disabled mode is recorded and the env left alone."""
     i = wp.tid()
     w = ids[i]
+    bad[w] = 0
+    if done[w] == DONE_FORCE_RESET:
+        return
     if disabled == 1 and done[w] == 1:
         # The CPU pool refuses this call; here it is recorded and the env is
         # left as it is (still finished, waiting for a reset).
         errors[w] = ERR_FINISHED
-        bad[w] = 0
         return
-    stepped[w] = 1
-    b = int(0)
     for j in range(action.shape[1]):
-        a = action[i, j]
-        if not wp.isfinite(a):
-            b = 1
-            a = 0.0
-        ctrl[w, j] = a
-    bad[w] = b
-    if b == 1:
-        errors[w] = ERR_ACTION
+        if not wp.isfinite(action[i, j]):
+            bad[w] = 1
+            errors[w] = ERR_ACTION
+            return
+    stepped[w] = 1
+    for j in range(action.shape[1]):
+        ctrl[w, j] = action[i, j]
 
 
 @wp.func
@@ -324,12 +329,22 @@ def reward_and_episode(
     term = p.terminate == 1 and ok == 0
     steps = elapsed[w] + 1
     trunc = max_steps > 0 and steps >= max_steps
-    if bad[w] == 1:  # as the CPU engine ends an env that failed: truncated, no reward
+    final_mask[i] = False
+    if done[w] == DONE_FORCE_RESET:  # a bad action ended it: this call resets it
+        need_reset[w] = 1
+        done[w] = 0
+        r = 0.0
+        term = False
+        trunc = False
+        steps = 0
+    elif bad[w] == 1:  # as the CPU engine ends an env that failed: not stepped,
+        # truncated, no reward; it resets at its next step (in every mode)
+        done[w] = DONE_FORCE_RESET
         r = 0.0
         term = False
         trunc = True
-    final_mask[i] = False
-    if mode == 2 and done[w] == 1:  # a finished env, not stepped (see set_ctrl)
+        steps = elapsed[w]
+    elif mode == 2 and done[w] == 1:  # a finished env, not stepped (see set_ctrl)
         r = 0.0
         term = False
         trunc = True

@@ -44,6 +44,9 @@ class MujocoDevicePool(ResultMixin):
             )
         self.backend = backend
         self._convert = _converter(backend)
+        from envpool_x import memory
+
+        memory.check(spec)  # MuJoCo Warp's and the pool's arrays, before they exist
         env_cfg = dict(spec.env_config)
         model = engine.load_model(env_cfg["xml_file"])
         body = _main_body(model, env_cfg) if spec.entry.pool_name == "AntV5" else 0
@@ -83,6 +86,7 @@ class MujocoDevicePool(ResultMixin):
         self._seeds = wp.array(
             seeds_for(spec.env_seeds, cfg.seed, n), dtype=wp.int32, device=self.wp_device
         )
+        self._saved: list[Any] | None = None  # see _save
         self._pending: Any = None
         self._closed = False
 
@@ -111,12 +115,12 @@ class MujocoDevicePool(ResultMixin):
                     self.errors,
                 ],
             )
-            # Worlds not to advance (outside env_id; finished ones in disabled
-            # mode) are stepped with the others and put back.
-            saved = self._save() if n < self.num_envs or self.mode == 2 else None
+            # Worlds not to advance (outside env_id, a bad action, finished
+            # ones in disabled mode) are stepped with the others and put back.
+            # Which ones is not known on the host without a sync: always.
+            saved = self._save()
             self.physics.step()
-            if saved is not None:
-                self._restore(saved)
+            self._restore(saved)
             wp.launch(
                 kernels.reward_and_episode,
                 n,
@@ -138,8 +142,8 @@ class MujocoDevicePool(ResultMixin):
                     out.info.shape,
                     [out.final_mask, out.info, out.final_info],
                 )
-            if self.mode != 2:
-                self._reset_flagged(ids, n, out, keep_reward=self.mode == 1)
+            # In disabled mode only envs a bad action ended reset here.
+            self._reset_flagged(ids, n, out, keep_reward=self.mode == 1)
             out.set_ids(ids, n)
         return self._pack(out, n)
 
@@ -181,7 +185,8 @@ class MujocoDevicePool(ResultMixin):
         (the kernels cannot raise; reading the flags back is a synchronisation).
 
         Raises:
-            ValueError: a non-finite action value (that env's episode was truncated).
+            ValueError: a non-finite action value (that env was not stepped; its
+                episode was truncated with reward 0 and it resets on its next step).
             RuntimeError: a step of a finished env with autoreset_mode='disabled'.
         """
         self._check_open()
@@ -190,8 +195,10 @@ class MujocoDevicePool(ResultMixin):
         bad = np.flatnonzero(codes == kernels.ERR_ACTION)
         if bad.size:
             raise ValueError(
-                f"env {int(bad[0])}: a device action was not finite (NaN or inf); its episode "
-                f"was truncated ({bad.size} env(s) in all)"
+                f"env {int(bad[0])} got an invalid action in a step since the last check "
+                "(actions must be finite numbers; a device action was not finite, NaN or "
+                f"inf); its episode was ended (truncated) and it resets on its next step "
+                f"({bad.size} env(s) in all)"
             )
         finished = np.flatnonzero(codes == kernels.ERR_FINISHED)
         if finished.size:
@@ -269,9 +276,15 @@ class MujocoDevicePool(ResultMixin):
         self.counters.assign(counters)
 
     def _save(self) -> list[tuple[Any, Any]]:
+        """The state a step changes, copied into buffers made once per pool."""
         d = self.physics.data
-        arrays = [d.qpos, d.qvel, d.qacc_warmstart, d.ctrl] + ([d.act] if d.act.shape[1] else [])
-        return [(a, self.wp.clone(a)) for a in arrays] + [(d.time, self.wp.clone(d.time))]
+        arrays = [d.qpos, d.qvel, d.qacc_warmstart, d.ctrl, d.time]
+        arrays += [d.act] if d.act.shape[1] else []
+        if self._saved is None:
+            self._saved = [self.wp.empty_like(a) for a in arrays]
+        for live, copy in zip(arrays, self._saved, strict=True):
+            self.wp.copy(copy, live)
+        return list(zip(arrays, self._saved, strict=True))
 
     def _restore(self, saved: list[tuple[Any, Any]]) -> None:
         wp = self.wp
