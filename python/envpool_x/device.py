@@ -81,7 +81,46 @@ def default_backend(kind: str) -> str:
     return "torch"
 
 
-class DevicePool:
+class OneCallInFlight:
+    """send / recv over a synchronous step and reset: ``send`` runs the call at once
+    (the device orders the work) and keeps its results for the next ``recv``; at
+    most one call is in flight. Shared by every device pool."""
+
+    _pending: Any = None
+
+    def step(self, action: Any, env_id: Any = None) -> Any:
+        raise NotImplementedError
+
+    def reset(self, env_id: Any = None, seed: Any = None) -> Any:
+        raise NotImplementedError
+
+    def send_step(self, action: Any, env_id: Any = None) -> None:
+        """Queue a step whose results the next :meth:`recv` returns."""
+        self._check_nothing_pending()
+        self._pending = self.step(action, env_id)
+
+    def send_reset(self, env_id: Any = None, seed: Any = None) -> None:
+        """Queue a reset whose results the next :meth:`recv` returns."""
+        self._check_nothing_pending()
+        self._pending = self.reset(env_id, seed)
+
+    def recv(self) -> Any:
+        """The results of the step or reset last sent.
+
+        Raises:
+            RuntimeError: nothing was sent since the last ``recv()``.
+        """
+        if self._pending is None:
+            raise RuntimeError("recv() with nothing in flight: send() or async_reset() first")
+        out, self._pending = self._pending, None
+        return out
+
+    def _check_nothing_pending(self) -> None:
+        if self._pending is not None:
+            raise RuntimeError("the envs already have work in flight; recv() its result first")
+
+
+class DevicePool(OneCallInFlight):
     """The C++ pool interface (step / reset / send / recv / close) over the GPU
     stepper, returning tensors of ``array_backend``.
 
@@ -156,31 +195,6 @@ class DevicePool:
         """Every env's row: envs in ``env_id`` reset, the others their current obs."""
         s = self.stream()
         return self._pack(self._pool.reset_masked(_host_ids(env_id), seed, s), s)
-
-    def send_step(self, action: Any, env_id: Any = None) -> None:
-        """Queue a step whose results the next :meth:`recv` returns."""
-        self._check_nothing_pending()
-        self._pending = self.step(action, env_id)
-
-    def send_reset(self, env_id: Any = None, seed: Any = None) -> None:
-        """Queue a reset whose results the next :meth:`recv` returns."""
-        self._check_nothing_pending()
-        self._pending = self.reset(env_id, seed)
-
-    def recv(self) -> Any:
-        """The results of the step or reset last sent.
-
-        Raises:
-            RuntimeError: nothing was sent since the last ``recv()``.
-        """
-        if self._pending is None:
-            raise RuntimeError("recv() with nothing in flight: send() or async_reset() first")
-        out, self._pending = self._pending, None
-        return out
-
-    def _check_nothing_pending(self) -> None:
-        if self._pending is not None:
-            raise RuntimeError("the envs already have work in flight; recv() its result first")
 
     def check_errors(self) -> None:
         """Raise for bad actions / steps the device recorded since the last check.

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from envpool_x.device import _DL_CPU, _array_module, _host_ids
+from envpool_x.device import _DL_CPU, OneCallInFlight, _array_module, _host_ids
 
 _SEED_MIX = 0x9E3779B97F4A7C15  # golden-ratio constant: spreads consecutive seeds
 
@@ -122,8 +122,9 @@ class Outputs:
         return out
 
 
-class ResultMixin:
-    """send / recv, actions in and results out; shared by the MuJoCo Warp pool."""
+class ResultMixin(OneCallInFlight):
+    """Actions in and results out (send / recv from :class:`OneCallInFlight`); for the
+    MuJoCo Warp pool."""
 
     wp: Any
     kind: str
@@ -132,7 +133,6 @@ class ResultMixin:
     nu: int
     wp_device: str
     _convert: Any
-    _pending: Any
 
     def stream(self) -> int:
         """The caller's current CUDA stream in ``array_backend`` (0 for JAX /
@@ -167,31 +167,6 @@ class ResultMixin:
             else:
                 streams[ptr] = wp.Stream(self.wp_device, cuda_stream=ptr)
         return wp.ScopedStream(streams[ptr])
-
-    def send_step(self, action: Any, env_id: Any = None) -> None:
-        """Queue a step whose results the next :meth:`recv` returns."""
-        self._check_nothing_pending()
-        self._pending = self.step(action, env_id)  # type: ignore[attr-defined]
-
-    def send_reset(self, env_id: Any = None, seed: Any = None) -> None:
-        """Queue a reset whose results the next :meth:`recv` returns."""
-        self._check_nothing_pending()
-        self._pending = self.reset(env_id, seed)  # type: ignore[attr-defined]
-
-    def recv(self) -> Any:
-        """The results of the step or reset last sent.
-
-        Raises:
-            RuntimeError: nothing was sent since the last ``recv()``.
-        """
-        if self._pending is None:
-            raise RuntimeError("recv() with nothing in flight: send() or async_reset() first")
-        out, self._pending = self._pending, None
-        return out
-
-    def _check_nothing_pending(self) -> None:
-        if self._pending is not None:
-            raise RuntimeError("the envs already have work in flight; recv() its result first")
 
     def _action(self, action: Any, n: int) -> Any:
         """The action as a float32 (n, nu) warp array on the pool's device.
