@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
 
 import numpy as np
 import pytest
@@ -279,6 +280,13 @@ def _sync_steps_spread(task: str, num_envs: int, num_threads: int, **kw) -> tupl
     for _ in range(10):
         env.step(np.stack([env.single_action_space.sample() for _ in range(num_envs)]))
     pool = env._pool
+    # A worker counts a chunk after publishing its results, so the last count can
+    # trail the step's return by a moment (seen under TSan on a loaded machine).
+    deadline = time.monotonic() + 5
+    while pool.caller_steps + sum(pool.worker_steps) < num_envs * 11:
+        if time.monotonic() > deadline:
+            break
+        time.sleep(0.001)
     spread = pool.caller_steps, list(pool.worker_steps)
     env.close()
     return spread
