@@ -81,6 +81,23 @@ def default_backend(kind: str) -> str:
     return "torch"
 
 
+def caller_stream(kind: str, backend: str, index: int) -> int:
+    """The caller's current CUDA stream of device ``index`` in ``backend`` (0, the
+    default stream, for JAX / DLPack and on the CPU)."""
+    if kind != "cuda":
+        return 0
+    if backend == "torch":
+        import torch
+
+        return int(torch.cuda.current_stream(index).cuda_stream)
+    if backend == "cupy":
+        import cupy
+
+        with cupy.cuda.Device(index):
+            return int(cupy.cuda.get_current_stream().ptr)
+    return 0
+
+
 class OneCallInFlight:
     """send / recv over a synchronous step and reset: ``send`` runs the call at once
     (the device orders the work) and keeps its results for the next ``recv``; at
@@ -167,18 +184,7 @@ class DevicePool(OneCallInFlight):
     def stream(self) -> int:
         """The caller's current CUDA stream in ``array_backend`` (0, the default
         stream, for JAX / DLPack and on the CPU)."""
-        if self.kind != "cuda":
-            return 0
-        if self.backend == "torch":
-            import torch
-
-            return int(torch.cuda.current_stream(self.index).cuda_stream)
-        if self.backend == "cupy":
-            import cupy
-
-            with cupy.cuda.Device(self.index):
-                return int(cupy.cuda.get_current_stream().ptr)
-        return 0
+        return caller_stream(self.kind, self.backend, self.index)
 
     # -- the pool interface ----------------------------------------------------
     def step(self, action: Any, env_id: Any = None) -> Any:

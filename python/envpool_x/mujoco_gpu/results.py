@@ -7,7 +7,13 @@ from typing import Any
 
 import numpy as np
 
-from envpool_x.device import _DL_CPU, OneCallInFlight, _array_module, _host_ids
+from envpool_x.device import (
+    _DL_CPU,
+    OneCallInFlight,
+    _array_module,
+    _host_ids,
+    caller_stream,
+)
 
 _SEED_MIX = 0x9E3779B97F4A7C15  # golden-ratio constant: spreads consecutive seeds
 
@@ -137,18 +143,7 @@ class ResultMixin(OneCallInFlight):
     def stream(self) -> int:
         """The caller's current CUDA stream in ``array_backend`` (0 for JAX /
         DLPack and on the CPU), on which the pool launches its work."""
-        if self.kind != "cuda":
-            return 0
-        if self.backend == "torch":
-            import torch
-
-            return int(torch.cuda.current_stream(self.index).cuda_stream)
-        if self.backend == "cupy":
-            import cupy
-
-            with cupy.cuda.Device(self.index):
-                return int(cupy.cuda.get_current_stream().ptr)
-        return 0
+        return caller_stream(self.kind, self.backend, self.index)
 
     def _scope(self) -> Any:
         """Warp's device, and on a GPU the caller's stream (torch / CuPy), so
