@@ -81,6 +81,33 @@ def default_backend(kind: str) -> str:
     return "torch"
 
 
+def checked_backend(requested: str | None, kind: str) -> str:
+    """``array_backend`` or the device's default, refused where it cannot apply."""
+    backend = requested or default_backend(kind)
+    if backend not in ARRAY_BACKENDS:
+        raise ValueError(f"array_backend must be one of {ARRAY_BACKENDS}, got {backend!r}")
+    if backend == "numpy" and kind == "cuda":
+        raise ValueError(
+            "array_backend='numpy' would copy every result to the host; on a GPU use "
+            "'torch', 'jax', 'cupy' or 'dlpack'"
+        )
+    return backend
+
+
+def dm_step_parts(backend: str, terminated: Any, truncated: Any, elapsed: Any) -> tuple[Any, Any]:
+    """dm_env's step_type (int32) and discount (float32) in ``backend``."""
+    if backend == "torch":
+        import torch
+
+        mid = torch.where(terminated | truncated, 2, 1)
+        step_type = torch.where(elapsed == 0, 0, mid).to(torch.int32)
+        return step_type, (~terminated).to(torch.float32)
+    xp = _array_module(backend)
+    mid = xp.where(terminated | truncated, 2, 1)
+    step_type = xp.where(elapsed == 0, 0, mid).astype(np.int32)
+    return step_type, (~terminated).astype(np.float32)
+
+
 def caller_stream(kind: str, backend: str, index: int) -> int:
     """The caller's current CUDA stream of device ``index`` in ``backend`` (0, the
     default stream, for JAX / DLPack and on the CPU)."""
@@ -152,16 +179,8 @@ class DevicePool(OneCallInFlight):
         if kind == "cuda":
             require_cuda(index)
         self.kind, self.index = kind, index
-        backend = cfg.array_backend or default_backend(kind)
-        if backend not in ARRAY_BACKENDS:
-            raise ValueError(f"array_backend must be one of {ARRAY_BACKENDS}, got {backend!r}")
-        if backend == "numpy" and kind == "cuda":
-            raise ValueError(
-                "array_backend='numpy' would copy every result to the host; on a GPU use "
-                "'torch', 'jax', 'cupy' or 'dlpack'"
-            )
-        self.backend = backend
-        self._convert = _converter(backend)
+        self.backend = checked_backend(cfg.array_backend, kind)
+        self._convert = _converter(self.backend)
         from envpool_x import memory
 
         memory.check(spec)  # device arrays against cudaMemGetInfo, host ones against RAM
@@ -280,16 +299,7 @@ class DevicePool(OneCallInFlight):
 
     def dm_parts(self, terminated: Any, truncated: Any, elapsed: Any) -> tuple[Any, Any]:
         """dm_env's step_type (int32) and discount (float32) in ``array_backend``."""
-        if self.backend == "torch":
-            import torch
-
-            mid = torch.where(terminated | truncated, 2, 1)
-            step_type = torch.where(elapsed == 0, 0, mid).to(torch.int32)
-            return step_type, (~terminated).to(torch.float32)
-        xp = _array_module(self.backend)
-        mid = xp.where(terminated | truncated, 2, 1)
-        step_type = xp.where(elapsed == 0, 0, mid).astype(np.int32)
-        return step_type, (~terminated).astype(np.float32)
+        return dm_step_parts(self.backend, terminated, truncated, elapsed)
 
 
 def _obs(d: dict[str, Any], name: str) -> Any:

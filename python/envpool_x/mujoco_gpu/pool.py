@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from envpool_x.device import ARRAY_BACKENDS, _converter, default_backend, parse_device
+from envpool_x.device import _converter, checked_backend, parse_device
 from envpool_x.mujoco_gpu import engine, kernels, reset_kernels, tasks
 from envpool_x.mujoco_gpu.results import Outputs, ResultMixin, check_ids, seeds_for
 
@@ -34,16 +34,8 @@ class MujocoDevicePool(ResultMixin):
         _, wp, _ = engine.import_engine()
         self.wp = wp
         self.wp_device = engine.warp_device(kind, index)
-        backend = cfg.array_backend or default_backend(kind)
-        if backend not in ARRAY_BACKENDS:
-            raise ValueError(f"array_backend must be one of {ARRAY_BACKENDS}, got {backend!r}")
-        if backend == "numpy" and kind == "cuda":
-            raise ValueError(
-                "array_backend='numpy' would copy every result to the host; on a GPU use "
-                "'torch', 'jax', 'cupy' or 'dlpack'"
-            )
-        self.backend = backend
-        self._convert = _converter(backend)
+        self.backend = checked_backend(cfg.array_backend, kind)
+        self._convert = _converter(self.backend)
         from envpool_x import memory
 
         memory.check(spec)  # MuJoCo Warp's and the pool's arrays, before they exist

@@ -10,9 +10,9 @@ import numpy as np
 from envpool_x.device import (
     _DL_CPU,
     OneCallInFlight,
-    _array_module,
     _host_ids,
     caller_stream,
+    dm_step_parts,
 )
 
 _SEED_MIX = 0x9E3779B97F4A7C15  # golden-ratio constant: spreads consecutive seeds
@@ -238,13 +238,4 @@ class ResultMixin(OneCallInFlight):
 
     def dm_parts(self, terminated: Any, truncated: Any, elapsed: Any) -> tuple[Any, Any]:
         """dm_env's step_type (int32) and discount (float32) in ``array_backend``."""
-        if self.backend == "torch":
-            import torch
-
-            mid = torch.where(terminated | truncated, 2, 1)
-            step_type = torch.where(elapsed == 0, 0, mid).to(torch.int32)
-            return step_type, (~terminated).to(torch.float32)
-        xp = _array_module(self.backend)
-        mid = xp.where(terminated | truncated, 2, 1)
-        step_type = xp.where(elapsed == 0, 0, mid).astype(np.int32)
-        return step_type, (~terminated).astype(np.float32)
+        return dm_step_parts(self.backend, terminated, truncated, elapsed)
