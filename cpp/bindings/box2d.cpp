@@ -4,11 +4,13 @@
 #include <pybind11/stl.h>
 
 #include <array>
+#include <optional>
 #include <tuple>
 #include <vector>
 
 #include "bindings/pool_binding.h"
 #include "envs/box2d/bipedal_walker.h"
+#include "envs/box2d/car_racing.h"
 #include "envs/box2d/lunar_lander.h"
 
 namespace envpool_x {
@@ -17,6 +19,7 @@ void BindBox2d(py::module_& m) {
   using box2d::LunarLanderSim;
   BindEnv<box2d::LunarLander>(m);
   BindEnv<box2d::BipedalWalker>(m);
+  BindEnv<box2d::CarRacing>(m);
 
   // Test hook: LunarLanderSim fed with given draws (tests/test_box2d_lunar.py).
   py::class_<LunarLanderSim>(m, "LunarLanderSim")
@@ -72,6 +75,83 @@ void BindBox2d(py::module_& m) {
           },
           py::arg("action"))
       .def("terrain_vertices", &BipedalWalkerSim::TerrainVertices);
+
+  // Test hook: CarRacingSim and its renderer replaying gymnasium's draws
+  // (tests/test_box2d_car*.py).
+  using box2d::CarRacingSim;
+  py::class_<CarRacingSim>(m, "CarRacingSim")
+      .def(py::init([](bool continuous, double lap_complete_percent, bool domain_randomize) {
+             return std::make_unique<CarRacingSim>(
+                 box2d::CarRacingParams{continuous, lap_complete_percent, domain_randomize});
+           }),
+           py::arg("continuous") = true, py::arg("lap_complete_percent") = 0.95,
+           py::arg("domain_randomize") = false)
+      .def(
+          "build",
+          [](CarRacingSim& sim, std::vector<double> draws) {
+            box2d::ReplayDraws replay(std::move(draws));
+            sim.Build(replay);
+            return replay.Left();
+          },
+          py::arg("draws"), "Builds the episode from gymnasium's draws; returns how many are left.")
+      .def(
+          "step",
+          [](CarRacingSim& sim, std::optional<std::array<float, 3>> action) {
+            double reward = 0.0;
+            bool terminated = false;
+            sim.Step(action ? action->data() : nullptr, &reward, &terminated);
+            return std::make_tuple(reward, terminated);
+          },
+          py::arg("action"), "One step (None: reset's first step); returns (reward, terminated).")
+      .def("render",
+           [](const CarRacingSim& sim) {
+             py::array_t<uint8_t> obs({96, 96, 3});
+             box2d::CarRacingRenderer::Draw(sim, obs.mutable_data());
+             return obs;
+           })
+      .def("car_state",
+           [](const CarRacingSim& sim) {
+             // hull x, y, angle, vx, vy, spin, then per wheel x, y, angle,
+             // vx, vy, spin, joint angle (float32), omega, phase, gas, brake,
+             // steer (float64), as doubles.
+             std::vector<double> s;
+             const box2d::Car& car = sim.car();
+             auto body = [&s](const b2Body* b) {
+               s.insert(s.end(), {b->GetPosition().x, b->GetPosition().y, b->GetAngle(),
+                                  b->GetLinearVelocity().x, b->GetLinearVelocity().y,
+                                  b->GetAngularVelocity()});
+             };
+             body(car.hull);
+             for (const box2d::Wheel& w : car.wheels) {
+               body(w.body);
+               s.insert(s.end(),
+                        {w.joint->GetJointAngle(), w.omega, w.phase, w.gas, w.brake, w.steer});
+             }
+             return s;
+           })
+      .def("track",
+           [](const CarRacingSim& sim) {
+             std::vector<std::array<double, 4>> t;
+             for (const box2d::RoadPoint& p : sim.track().track)
+               t.push_back({p.alpha, p.beta, p.x, p.y});
+             return t;
+           })
+      .def("road_colors",
+           [](const CarRacingSim& sim) {
+             std::vector<std::array<double, 3>> c;
+             for (const box2d::RoadPoly& p : sim.track().polys) c.push_back(p.color);
+             return c;
+           })
+      .def("colors",
+           [](const CarRacingSim& sim) {
+             const box2d::CarColors& c = sim.colors();
+             return std::make_tuple(c.road, c.bg, c.grass);
+           })
+      .def("mark_visited", &CarRacingSim::MarkVisited, py::arg("tiles"))
+      .def_property_readonly("reward", &CarRacingSim::total_reward)
+      .def_property_readonly("tile_visited_count", &CarRacingSim::tile_visited_count)
+      .def_property_readonly("new_lap", &CarRacingSim::new_lap)
+      .def_property_readonly("track_attempts", &CarRacingSim::track_attempts);
 }
 
 }  // namespace envpool_x

@@ -1,0 +1,104 @@
+// CarRacing-v3 (gymnasium 1.4.0) on the pool: the world is CarRacingSim, the
+// 96x96x3 observation CarRacingRenderer; the track and the domain-randomized
+// colours are drawn from the env's own stream (so the same seed gives another
+// track than gymnasium's).
+#pragma once
+
+#include <cmath>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/env.h"
+#include "core/errors.h"
+#include "envs/box2d/car_racing_render.h"
+#include "envs/box2d/car_racing_sim.h"
+
+namespace envpool_x::box2d {
+
+class CarRacing {
+ public:
+  static constexpr const char* kName = "CarRacing";
+  static constexpr bool kCheap = false;  // a frame costs about a millisecond
+  static constexpr int kRenderHeight = CarRacingRenderer::kObs;
+  static constexpr int kRenderWidth = CarRacingRenderer::kObs;
+
+  static Config DefaultConfig() {
+    return Config{
+        {"continuous", true}, {"lap_complete_percent", 0.95}, {"domain_randomize", false}};
+  }
+
+  static CarRacingParams Params(const Config& config) {
+    CarRacingParams p;
+    p.continuous = config.Bool("continuous");
+    p.lap_complete_percent = config.Double("lap_complete_percent");
+    p.domain_randomize = config.Bool("domain_randomize");
+    if (!std::isfinite(p.lap_complete_percent)) {
+      throw ValueError("CarRacing: lap_complete_percent must be finite");
+    }
+    return p;
+  }
+
+  static EnvSpec Spec(const Config& config) {
+    const CarRacingParams p = Params(config);
+    constexpr int n = CarRacingRenderer::kObs;
+    EnvSpec spec;
+    spec.obs.push_back(ArraySpec{"obs", DType::kUInt8, {n, n, 3}, {0.0}, {255.0}});
+    if (p.continuous) {
+      spec.action.discrete = false;  // steer, gas, brake
+      spec.action.box =
+          ArraySpec{"action", DType::kFloat32, {3}, {-1.0, 0.0, 0.0}, {1.0, 1.0, 1.0}};
+    } else {
+      spec.action.discrete = true;  // nothing, right, left, gas, brake
+      spec.action.n = 5;
+    }
+    return spec;
+  }
+
+  CarRacing(const Config& config, const EnvSpec& spec)
+      : params_(Params(config)),
+        sim_(std::make_unique<CarRacingSim>(params_)),
+        obs_(ObsField<uint8_t>(spec, "obs")) {}
+
+  void Reset(Rng& rng, const StepOutput& out) {
+    RngDraws draws(rng);
+    sim_->Build(draws);
+    double reward;
+    bool terminated;
+    sim_->Step(nullptr, &reward, &terminated);
+    CarRacingRenderer::Draw(*sim_, out[obs_]);
+  }
+
+  void Step(const void* action, Rng& /*rng*/, const StepOutput& out) {
+    float a[3] = {0.0f, 0.0f, 0.0f};
+    if (params_.continuous) {
+      for (int i = 0; i < 3; ++i) a[i] = BoxAction(action)[i];
+    } else {
+      a[0] = static_cast<float>(DiscreteAction(action));
+    }
+    double reward;
+    sim_->Step(a, &reward, out.terminated);
+    *out.reward = static_cast<float>(reward);
+    CarRacingRenderer::Draw(*sim_, out[obs_]);
+  }
+
+  // The current frame, the observation's size (render()).
+  void Render(uint8_t* rgb) { CarRacingRenderer::Draw(*sim_, rgb); }
+
+  // A Box2D world is more than a vector of numbers; the parity tests use
+  // _core.CarRacingSim instead.
+  std::vector<double> GetState() const {
+    throw ValueError("CarRacing has no get_state: a Box2D world is not a vector of numbers");
+  }
+  void SetState(const std::vector<double>& /*s*/) {
+    throw ValueError("CarRacing has no set_state: a Box2D world is not a vector of numbers");
+  }
+
+ private:
+  CarRacingParams params_;
+  // Box2D keeps a pointer to the sim (its contact listener): one address.
+  std::unique_ptr<CarRacingSim> sim_;
+  OutputField<uint8_t> obs_;
+};
+
+}  // namespace envpool_x::box2d

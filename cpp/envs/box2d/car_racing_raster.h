@@ -1,0 +1,280 @@
+// The drawing primitives gymnasium's CarRacing uses through pygame 2.6, on a
+// 1000x800 canvas, written from the algorithms' descriptions so that the same
+// integer pixels result (no pygame code or data is used):
+// - gfxdraw.filled_polygon (SDL_gfx): 16.16 fixed-point edge crossings per row,
+//   rounded inward by one unit, pixel spans inclusive;
+// - gfxdraw.aapolygon (SDL_gfx): Wu-style lines with an 8-bit error
+//   accumulator, the first pixel opaque, the last left out, pairs of pixels
+//   blended with weights w and 255 - w;
+// - draw.polygon (pygame): float edge crossings truncated to int per row,
+//   horizontal edges inside the polygon drawn separately;
+// - SDL_gfx's alpha blend for 32-bit surfaces, per channel
+//   d + floor((c - d) * a / 256).
+// Channels are kept as three planes (R, G, B); the shrink to 96x96 is in
+// car_racing_scale.h.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+namespace envpool_x::box2d {
+
+using Rgb = std::array<uint8_t, 3>;
+
+class Canvas {
+ public:
+  static constexpr int kW = 1000, kH = 800;
+
+  Canvas() : planes_(3 * kW * kH) {}
+
+  uint8_t* Row(int c, int y) { return planes_.data() + (c * kH + y) * kW; }
+  const uint8_t* Row(int c, int y) const { return planes_.data() + (c * kH + y) * kW; }
+
+  void Clear() { std::memset(planes_.data(), 0, planes_.size()); }
+
+  // Opaque span x1..x2 (inclusive, either order) on row y, clipped.
+  void Span(int y, int x1, int x2, const Rgb& c) {
+    if (y < 0 || y >= kH) return;
+    if (x1 > x2) std::swap(x1, x2);
+    x1 = std::max(x1, 0);
+    x2 = std::min(x2, kW - 1);
+    if (x1 > x2) return;
+    for (int k = 0; k < 3; ++k) std::memset(Row(k, y) + x1, c[k], x2 - x1 + 1);
+  }
+
+  void Blend(int x, int y, const Rgb& c, int alpha) {
+    if (x < 0 || x >= kW || y < 0 || y >= kH) return;
+    if (alpha == 255) {
+      for (int k = 0; k < 3; ++k) Row(k, y)[x] = c[k];
+      return;
+    }
+    for (int k = 0; k < 3; ++k) {
+      uint8_t& d = Row(k, y)[x];
+      d = static_cast<uint8_t>(d + (((c[k] - d) * alpha) >> 8));  // arithmetic shift: floor
+    }
+  }
+
+  // gfxdraw.filled_polygon: vertices already converted to Sint16.
+  void GfxFilledPolygon(const int16_t* vx, const int16_t* vy, int n, const Rgb& c) {
+    if (n < 3) return;
+    int miny = vy[0], maxy = vy[0];
+    for (int i = 1; i < n; ++i) {
+      if (vy[i] < miny) {
+        miny = vy[i];
+      } else if (vy[i] > maxy) {
+        maxy = vy[i];
+      }
+    }
+    ints_.resize(n);
+    for (int y = std::max(miny, 0); y <= std::min(maxy, kH - 1); ++y) {
+      int count = 0;
+      for (int i = 0; i < n; ++i) {
+        const int i1 = i == 0 ? n - 1 : i - 1, i2 = i;
+        int y1 = vy[i1], y2 = vy[i2], x1, x2;
+        if (y1 < y2) {
+          x1 = vx[i1];
+          x2 = vx[i2];
+        } else if (y1 > y2) {
+          y2 = vy[i1];
+          y1 = vy[i2];
+          x2 = vx[i1];
+          x1 = vx[i2];
+        } else {
+          continue;
+        }
+        if ((y >= y1 && y < y2) || (y == maxy && y > y1 && y <= y2)) {
+          // 32-bit int arithmetic as in C (wrapping where it would overflow).
+          const int64_t q = (65536LL * (y - y1)) / (y2 - y1);
+          ints_[count++] =
+              static_cast<int32_t>(static_cast<uint32_t>(q * (x2 - x1) + 65536LL * x1));
+        }
+      }
+      std::sort(ints_.begin(), ints_.begin() + count);
+      for (int i = 0; i + 1 < count; i += 2) {
+        int xa = ints_[i] + 1;
+        xa = (xa >> 16) + ((xa & 32768) >> 15);
+        int xb = ints_[i + 1] - 1;
+        xb = (xb >> 16) + ((xb & 32768) >> 15);
+        Span(y, static_cast<int16_t>(xa), static_cast<int16_t>(xb), c);
+      }
+    }
+  }
+
+  // gfxdraw.aapolygon: an anti-aliased line per edge, the closing one last.
+  void GfxAaPolygon(const int16_t* vx, const int16_t* vy, int n, const Rgb& c) {
+    if (n < 3) return;
+    for (int i = 1; i < n; ++i) AaLine(vx[i - 1], vy[i - 1], vx[i], vy[i], c);
+    AaLine(vx[n - 1], vy[n - 1], vx[0], vy[0], c);
+  }
+
+  // draw.polygon (filled): vertices already truncated to int.
+  void DrawPolygon(const int* px, const int* py, int n, const Rgb& c) {
+    double miny = py[0], maxy = py[0];
+    for (int i = 1; i < n; ++i) {
+      miny = std::min(miny, static_cast<double>(py[i]));
+      maxy = std::max(maxy, static_cast<double>(py[i]));
+    }
+    if (miny == maxy) {
+      int minx = px[0], maxx = px[0];
+      for (int i = 1; i < n; ++i) {
+        minx = std::min(minx, px[i]);
+        maxx = std::max(maxx, px[i]);
+      }
+      Span(static_cast<int>(miny), minx, maxx, c);
+      return;
+    }
+    ints_.resize(n);
+    for (double y = std::max(miny, 0.0); y <= std::min(maxy, kH - 1.0); ++y) {
+      int count = 0;
+      for (int i = 0; i < n; ++i) {
+        const int ip = i ? i - 1 : n - 1;
+        double y1 = py[ip], y2 = py[i], x1, x2;
+        if (y1 < y2) {
+          x1 = px[ip];
+          x2 = px[i];
+        } else if (y1 > y2) {
+          y2 = py[ip];
+          y1 = py[i];
+          x2 = px[ip];
+          x1 = px[i];
+        } else {
+          continue;
+        }
+        if ((y >= y1 && y < y2) || (y == maxy && y2 == maxy)) {
+          ints_[count++] = static_cast<int>((y - y1) * (x2 - x1) / (y2 - y1) + x1);
+        }
+      }
+      std::sort(ints_.begin(), ints_.begin() + count);
+      for (int i = 0; i + 1 < count; i += 2) {
+        Span(static_cast<int>(y), ints_[i], ints_[i + 1], c);
+      }
+    }
+    for (int i = 0; i < n; ++i) {
+      const int ip = i ? i - 1 : n - 1;
+      const double y = py[i];
+      if (miny < y && py[ip] == py[i] && y < maxy) Span(py[i], px[i], px[ip], c);
+    }
+  }
+
+ private:
+  // SDL_gfx's Cohen-Sutherland clip (float slope, Sint16 results); it may
+  // swap the endpoints, which decides where the opaque first pixel goes.
+  static int Encode(int x, int y) {
+    int code = 0;
+    if (x < 0) {
+      code |= 1;
+    } else if (x > kW - 1) {
+      code |= 2;
+    }
+    if (y < 0) {
+      code |= 8;
+    } else if (y > kH - 1) {
+      code |= 4;
+    }
+    return code;
+  }
+
+  static bool ClipLine(int16_t* x1, int16_t* y1, int16_t* x2, int16_t* y2) {
+    const int left = 0, right = kW - 1, top = 0, bottom = kH - 1;
+    while (true) {
+      int code1 = Encode(*x1, *y1), code2 = Encode(*x2, *y2);
+      if (!(code1 | code2)) return true;
+      if (code1 & code2) return false;
+      if (!code1) {
+        std::swap(*x1, *x2);
+        std::swap(*y1, *y2);
+        std::swap(code1, code2);
+      }
+      const float m =
+          *x2 != *x1 ? static_cast<float>(*y2 - *y1) / static_cast<float>(*x2 - *x1) : 1.0f;
+      if (code1 & 1) {
+        *y1 = static_cast<int16_t>(*y1 + static_cast<int16_t>((left - *x1) * m));
+        *x1 = left;
+      } else if (code1 & 2) {
+        *y1 = static_cast<int16_t>(*y1 + static_cast<int16_t>((right - *x1) * m));
+        *x1 = right;
+      } else if (code1 & 4) {
+        if (*x2 != *x1) *x1 = static_cast<int16_t>(*x1 + static_cast<int16_t>((bottom - *y1) / m));
+        *y1 = bottom;
+      } else if (code1 & 8) {
+        if (*x2 != *x1) *x1 = static_cast<int16_t>(*x1 + static_cast<int16_t>((top - *y1) / m));
+        *y1 = top;
+      }
+    }
+  }
+
+  // A weighted pixel: alpha = (255 * weight) >> 8, always blended.
+  void Weighted(int x, int y, const Rgb& c, uint32_t weight) {
+    Blend(x, y, c, static_cast<int>((255u * weight) >> 8));
+  }
+
+  // SDL_gfx's anti-aliased line without its end point.
+  void AaLine(int16_t x1, int16_t y1, int16_t x2, int16_t y2, const Rgb& c) {
+    if (!ClipLine(&x1, &y1, &x2, &y2)) return;
+    int xx0 = x1, yy0 = y1, xx1 = x2, yy1 = y2;
+    if (yy0 > yy1) {
+      std::swap(yy0, yy1);
+      std::swap(xx0, xx1);
+    }
+    int dx = xx1 - xx0, dy = yy1 - yy0;
+    if (dx == 0) {
+      if (dy > 0) {
+        for (int y = yy0; y <= yy0 + dy; ++y) Span(y, x1, x1, c);
+      } else {
+        Blend(x1, y1, c, 255);
+      }
+      return;
+    }
+    if (dy == 0) {
+      Span(y1, xx0, xx0 + dx, c);
+      return;
+    }
+    int xdir = 1;
+    if (dx < 0) {
+      xdir = -1;
+      dx = -dx;
+    }
+    uint32_t erracc = 0;
+    Blend(x1, y1, c, 255);
+    if (dy > dx) {
+      const uint32_t erradj = static_cast<uint32_t>((dx << 16) / dy) << 16;
+      int x0pxdir = xx0 + xdir;
+      while (--dy) {
+        const uint32_t prev = erracc;
+        erracc += erradj;
+        if (erracc <= prev) {
+          xx0 = x0pxdir;
+          x0pxdir += xdir;
+        }
+        ++yy0;
+        const uint32_t wgt = (erracc >> 24) & 255;
+        Weighted(xx0, yy0, c, 255 - wgt);
+        Weighted(x0pxdir, yy0, c, wgt);
+      }
+    } else {
+      const uint32_t erradj = static_cast<uint32_t>((dy << 16) / dx) << 16;
+      int y0p1 = yy0 + 1;
+      while (--dx) {
+        const uint32_t prev = erracc;
+        erracc += erradj;
+        if (erracc <= prev) {
+          yy0 = y0p1;
+          ++y0p1;
+        }
+        xx0 += xdir;
+        const uint32_t wgt = (erracc >> 24) & 255;
+        Weighted(xx0, yy0, c, 255 - wgt);
+        Weighted(xx0, y0p1, c, wgt);
+      }
+    }
+  }
+
+  std::vector<uint8_t> planes_;
+  std::vector<int32_t> ints_;
+};
+
+}  // namespace envpool_x::box2d
