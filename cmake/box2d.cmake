@@ -5,8 +5,7 @@
 # `box2d` wheel gymnasium[box2d] installs: see docs/box2d.md), fetched with pip
 # by package name at configure time, or taken from ENVPOOL_X_BOX2D_SOURCE (an
 # unpacked sdist, its Box2D/ folder's parent, or the .tar.gz) for offline
-# builds. Nothing of Box2D is kept in the repository; the download, the
-# unpacked tree and the objects live in the build folder.
+# builds (cmake/sdist.cmake). Nothing of Box2D is kept in the repository.
 #
 # Defines: envpool_x_box2d (static library, PIC; include <Box2D/Box2D.h>) and
 # ENVPOOL_X_BOX2D_INCLUDE_DIRS (its include path: the b2Settings.h copy first).
@@ -14,59 +13,15 @@
 set(ENVPOOL_X_BOX2D_VERSION "2.3.8" CACHE STRING
     "box2d-py release whose sdist provides Box2D's C++")
 
-set(_b2_deps "${CMAKE_BINARY_DIR}/_deps")
-
-function(_envpool_x_unpack_box2d tarball dest)
-  if(NOT EXISTS "${dest}/.unpacked")
-    file(REMOVE_RECURSE "${dest}")
-    file(MAKE_DIRECTORY "${dest}")
-    file(ARCHIVE_EXTRACT INPUT "${tarball}" DESTINATION "${dest}")
-    file(TOUCH "${dest}/.unpacked")
-  endif()
-  file(GLOB _top LIST_DIRECTORIES true "${dest}/box2d-py-*" "${dest}/box2d_py-*")
-  if(NOT _top)
-    message(FATAL_ERROR "envpool_x: ${tarball} does not contain a box2d-py-<version>/ folder")
-  endif()
-  list(GET _top 0 _top)
-  set(ENVPOOL_X_BOX2D_SOURCE_DIR "${_top}" PARENT_SCOPE)
-endfunction()
-
-if(DEFINED ENV{ENVPOOL_X_BOX2D_SOURCE} AND NOT "$ENV{ENVPOOL_X_BOX2D_SOURCE}" STREQUAL "")
-  set(_b2_input "$ENV{ENVPOOL_X_BOX2D_SOURCE}")
-  if(IS_DIRECTORY "${_b2_input}")
-    set(ENVPOOL_X_BOX2D_SOURCE_DIR "${_b2_input}")
-  elseif(EXISTS "${_b2_input}")
-    get_filename_component(_name "${_b2_input}" NAME)
-    _envpool_x_unpack_box2d("${_b2_input}" "${_b2_deps}/local-${_name}")
-  else()
-    message(FATAL_ERROR "envpool_x: ENVPOOL_X_BOX2D_SOURCE=${_b2_input} does not exist")
-  endif()
-else()
-  set(_b2_download "${_b2_deps}/box2d-py-${ENVPOOL_X_BOX2D_VERSION}-sdist")
-  file(GLOB _tarball "${_b2_download}/box2d*py-${ENVPOOL_X_BOX2D_VERSION}.tar.gz")
-  if(NOT _tarball)
-    message(STATUS "envpool_x: downloading the box2d-py ${ENVPOOL_X_BOX2D_VERSION} sdist with pip")
-    # pip reads the sdist's metadata with setuptools from this Python (build
-    # isolation would need setuptools as an sdist too, because of --no-binary).
-    execute_process(
-      COMMAND "${Python_EXECUTABLE}" -m pip download --no-deps --no-binary :all:
-              --no-build-isolation -d "${_b2_download}" "box2d-py==${ENVPOOL_X_BOX2D_VERSION}"
-      RESULT_VARIABLE _rc
-      OUTPUT_VARIABLE _out
-      ERROR_VARIABLE _err)
-    file(GLOB _tarball "${_b2_download}/box2d*py-${ENVPOOL_X_BOX2D_VERSION}.tar.gz")
-    if(NOT _rc EQUAL 0 OR NOT _tarball)
-      message(FATAL_ERROR
-        "envpool_x: could not download the box2d-py ${ENVPOOL_X_BOX2D_VERSION} source distribution "
-        "(pip exit ${_rc}; it needs setuptools in ${Python_EXECUTABLE}):\n${_out}\n${_err}\n"
-        "Offline: set ENVPOOL_X_BOX2D_SOURCE to an unpacked box2d-py sdist or its .tar.gz; "
-        "or build without Box2D with -DENVPOOL_X_BOX2D=OFF "
-        "(pip: --config-settings=cmake.define.ENVPOOL_X_BOX2D=OFF).")
-    endif()
-  endif()
-  list(GET _tarball 0 _tarball)
-  _envpool_x_unpack_box2d("${_tarball}" "${_b2_deps}/box2d-py-${ENVPOOL_X_BOX2D_VERSION}-src")
-endif()
+include(cmake/sdist.cmake)
+# pip reads box2d-py's sdist metadata with setuptools, whose bdist_wheel command
+# (setuptools >= 70.1, or the wheel package) a fresh venv's setuptools 65 lacks.
+string(CONCAT _b2_check "import importlib.util as u, sys; "
+       "sys.exit(not (u.find_spec('wheel') or u.find_spec('setuptools.command.bdist_wheel')))")
+envpool_x_fetch_sdist(box2d-py "${ENVPOOL_X_BOX2D_VERSION}" ENVPOOL_X_BOX2D_SOURCE ENVPOOL_X_BOX2D
+                      "${_b2_check}"
+                      "${Python_EXECUTABLE} -m pip install 'setuptools>=70.1'"
+                      ENVPOOL_X_BOX2D_SOURCE_DIR)
 
 if(NOT EXISTS "${ENVPOOL_X_BOX2D_SOURCE_DIR}/Box2D/Dynamics/b2World.cpp")
   message(FATAL_ERROR "envpool_x: ${ENVPOOL_X_BOX2D_SOURCE_DIR} is not a box2d-py source tree "
