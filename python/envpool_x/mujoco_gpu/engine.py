@@ -8,6 +8,7 @@ tests, on warp's ``cpu`` device (the same kernel code compiled for the host).
 from __future__ import annotations
 
 import warnings
+from collections.abc import Callable
 from typing import Any
 
 INSTALL_HINT = (
@@ -87,8 +88,11 @@ class Physics:
         # launches hundreds of small kernels a step; a graph launch replays
         # them without Python's per-launch cost), as mjwarp-testspeed does.
         self._graphs: dict[str, Any] = {}
+        self._conditional = device == "cpu" or bool(wp.is_conditional_graph_supported())
 
-    def _run(self, name: str, body: Any) -> None:
+    def run(self, name: str, body: Callable[[], None]) -> None:
+        """``body()`` (kernel launches on arrays made once per pool): on a GPU
+        captured as the CUDA graph ``name`` at its first call, replayed after."""
         if self.device == "cpu":
             body()
             return
@@ -102,23 +106,29 @@ class Physics:
             graph = self._graphs[name] = capture.graph
         self.wp.capture_launch(graph)
 
-    def step(self) -> None:
+    def when(self, flag: Any, body: Callable[[], None]) -> None:
+        """``body()`` only where the device flag ``flag[0]`` is set, without
+        reading it on the host: in a graph, a conditional node (CUDA 12.4+;
+        with an older driver the body always runs, which is also correct:
+        every body here acts on flagged worlds only). On warp's CPU device the
+        flag is read directly."""
+        if self._conditional:
+            self.wp.capture_if(flag, on_true=body)
+        else:
+            body()
+
+    def step_body(self) -> None:
         """``frame_skip`` MuJoCo steps of every world, then the contact forces
         (cfrc_ext) gymnasium reads after ``mj_step`` (``mj_rnePostConstraint``)."""
-
-        def body() -> None:
-            for _ in range(self.frame_skip):
-                self.mjw.step(self.model, self.data)
-            if self.rne:
-                self.mjw.rne_postconstraint(self.model, self.data)
-
-        self._run("step", body)
+        for _ in range(self.frame_skip):
+            self.mjw.step(self.model, self.data)
+        if self.rne:
+            self.mjw.rne_postconstraint(self.model, self.data)
 
     def forward(self) -> None:
         """``mj_forward`` of every world (after a reset sets qpos / qvel)."""
-        self._run("forward", lambda: self.mjw.forward(self.model, self.data))
+        self.run("forward", lambda: self.mjw.forward(self.model, self.data))
 
-    def reset_worlds(self, mask: Any) -> None:
-        """``mj_resetData`` of the worlds whose ``mask`` entry is set (always the
-        same mask array: the captured graph reads it)."""
-        self._run("reset", lambda: self.mjw.reset_data(self.model, self.data, reset=mask))
+    def reset_body(self, mask: Any) -> None:
+        """``mj_resetData`` of the worlds whose ``mask`` entry is set."""
+        self.mjw.reset_data(self.model, self.data, reset=mask)

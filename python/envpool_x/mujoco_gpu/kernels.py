@@ -78,6 +78,7 @@ class TaskParams:
     contact_mode: int
     contact_max: float
     healthy_reward: float
+    survive_always: int  # v4: the healthy reward whenever terminate_when_unhealthy is set
     health_mode: int
     terminate: int
     z_lo: float
@@ -281,6 +282,7 @@ def reward_and_episode(
     x_before: wp.array(dtype=wp.float32),
     y_before: wp.array(dtype=wp.float32),
     bad: wp.array(dtype=wp.int32),
+    unstable: wp.array(dtype=wp.int32),
     max_steps: int,
     mode: int,
     elapsed: wp.array(dtype=wp.int32),
@@ -296,11 +298,17 @@ def reward_and_episode(
     """Reward, terminated, truncated and elapsed_step of row i, before x_before
     is overwritten. ``mode``: 0 next_step, 1 same_step, 2 disabled. In
     next_step mode a world done at the previous call is flagged for reset
-    (its row becomes the reset row); in same_step mode a world done now."""
+    (its row becomes the reset row); in same_step mode a world done now. A
+    world that diverged in this step (``unstable``, see stage_kernels) was put
+    back to the model's initial state, as MuJoCo does: its episode ends
+    truncated (not terminated, as the CPU env ends it), reward and terms 0."""
     i = wp.tid()
     w = ids[i]
-    velocity = (pos_now(p, w, 0, qpos, xpos, xipos, mass) - x_before[w]) / p.dt
-    y_velocity = (pos_now(p, w, 1, qpos, xpos, xipos, mass) - y_before[w]) / p.dt
+    velocity = float(0.0)
+    y_velocity = float(0.0)
+    if unstable[w] == 0:  # a diverged world's positions before / after mean nothing
+        velocity = (pos_now(p, w, 0, qpos, xpos, xipos, mass) - x_before[w]) / p.dt
+        y_velocity = (pos_now(p, w, 1, qpos, xpos, xipos, mass) - y_before[w]) / p.dt
     ctrl_cost = float(0.0)
     for j in range(ctrl.shape[1]):
         ctrl_cost += ctrl[w, j] * ctrl[w, j]
@@ -317,7 +325,11 @@ def reward_and_episode(
         if p.contact_mode == CONTACT_CLIPPED_COST:
             contact = wp.min(contact, p.contact_max)
     ok = healthy(p, w, qpos, qvel)
-    survive = p.healthy_reward * float(ok)
+    survive = p.healthy_reward * float(ok == 1 or p.survive_always == 1)
+    if unstable[w] == 1:
+        ctrl_cost = 0.0
+        contact = 0.0
+        survive = 0.0
     r = p.forward_w * velocity + survive - ctrl_cost - contact
     write_positions(p, i, w, qpos, info)
     info[3, i] = wp.float64(velocity)
@@ -329,6 +341,9 @@ def reward_and_episode(
     term = p.terminate == 1 and ok == 0
     steps = elapsed[w] + 1
     trunc = max_steps > 0 and steps >= max_steps
+    if unstable[w] == 1:
+        term = False
+        trunc = True
     final_mask[i] = False
     if done[w] == DONE_FORCE_RESET:  # a bad action ended it: this call resets it
         need_reset[w] = 1

@@ -1,9 +1,10 @@
 """MujocoDevicePool: the GPU pool interface of envpool_x.device over MuJoCo Warp.
 
 A call is a fixed sequence of kernel launches on the pool's device (no read
-back to the host): actions into ctrl, ``frame_skip`` physics steps of every
-world, observation / reward / episode bookkeeping, then the resets of the
-worlds that need one (``mj_resetData``, noise, ``mj_forward``) and their rows.
+back to the host): actions into ctrl, the step stage (``frame_skip`` physics
+steps of every world, see stages.py), observation / reward / episode
+bookkeeping, then the reset stage (``mj_resetData``, noise, ``mj_forward`` of
+the worlds that need one, skipped on the device when none does) and their rows.
 """
 
 from __future__ import annotations
@@ -13,8 +14,9 @@ from typing import Any
 import numpy as np
 
 from envpool_x.device import _converter, checked_backend, parse_device
-from envpool_x.mujoco_gpu import engine, kernels, reset_kernels, tasks
+from envpool_x.mujoco_gpu import engine, kernels, reset_kernels, stage_kernels, tasks
 from envpool_x.mujoco_gpu.results import Outputs, ResultMixin, check_ids, seeds_for
+from envpool_x.mujoco_gpu.stages import Stages, initial_observation
 
 _MODES = {"next_step": 0, "same_step": 1, "disabled": 2}
 
@@ -65,20 +67,16 @@ class MujocoDevicePool(ResultMixin):
                 setattr(self.params, key, value)
             self.params.dt = float(model.opt.timestep) * c.frame_skip
             self.params.init_z = float(model.qpos0[1]) if model.nq > 1 else 0.0
-            z = lambda dtype: wp.zeros(n, dtype=dtype)  # noqa: E731
-            self.elapsed, self.done, self.need_reset = z(wp.int32), z(wp.int32), z(wp.int32)
-            self.stepped, self.bad, self.errors = z(wp.int32), z(wp.int32), z(wp.int32)
-            self.x_before, self.y_before = z(wp.float32), z(wp.float32)
-            self.counters = z(wp.int32)
+            self.st = Stages(wp, self.physics, c, n)
+            self.st.seeds = wp.array(seeds_for(spec.env_seeds, cfg.seed, n), dtype=wp.int32)
             self.last_obs = wp.zeros((n, self.obs_dim), dtype=wp.float64)
+            self.initial_obs = initial_observation(
+                wp, self.physics, self.params, self.last_obs, self.st
+            )
             self.all_ids = wp.array(np.arange(n, dtype=np.int32))
             info_names = [i["name"] for i in spec._desc["info"]]
             self.ntendon = int(model.ntendon) if "tendon_length" in info_names else 0
             self.buffers = Outputs(wp, n, self.obs_dim, self.mode == 1, info_names, self.ntendon)
-        self._seeds = wp.array(
-            seeds_for(spec.env_seeds, cfg.seed, n), dtype=wp.int32, device=self.wp_device
-        )
-        self._saved: list[Any] | None = None  # see _save
         self._pending: Any = None
         self._closed = False
 
@@ -86,75 +84,59 @@ class MujocoDevicePool(ResultMixin):
     def step(self, action: Any, env_id: Any = None) -> Any:
         """Step the envs in ``env_id`` (None: all) and return their results."""
         self._check_open()
-        ids, n = self._ids(env_id)
-        act = self._action(action, n)
-        wp, d, p = self.wp, self.physics.data, self.params
-        with self._scope():
+        wp, d, p, st = self.wp, self.physics.data, self.params, self.st
+        with self._scope():  # inputs too: their copies are ordered on the call's stream
+            ids, n = self._ids(env_id)
+            act = self._action(action, n)
             out = self.buffers.take(n, self.copy_results)
-            self.stepped.zero_()
-            self.need_reset.zero_()
+            st.stepped.zero_()
+            st.need_reset.zero_()
             wp.launch(
                 kernels.set_ctrl,
                 n,
-                [
-                    ids,
-                    act,
-                    self.done,
-                    int(self.mode == 2),
-                    d.ctrl,
-                    self.stepped,
-                    self.bad,
-                    self.errors,
-                ],
+                [ids, act, st.done, int(self.mode == 2), d.ctrl, st.stepped, st.bad, st.errors],
             )
-            # Worlds not to advance (outside env_id, a bad action, finished
-            # ones in disabled mode) are stepped with the others and put back.
-            # Which ones is not known on the host without a sync: always.
-            saved = self._save()
-            self.physics.step()
-            self._restore(saved)
+            # Every world is stepped; those not to advance (outside env_id, a
+            # bad action, finished in disabled mode) are put back.
+            st.step()
             wp.launch(
                 kernels.reward_and_episode,
                 n,
                 [p, ids, d.qpos, d.qvel, d.xpos, d.xipos, self.physics.model.body_mass, d.ctrl,
-                 d.cfrc_ext, self.x_before, self.y_before, self.bad, self.max_steps, self.mode,
-                 self.elapsed, self.done, self.need_reset, out.reward, out.terminated,
+                 d.cfrc_ext, st.x_before, st.y_before, st.bad, st.unstable, self.max_steps,
+                 self.mode, st.elapsed, st.done, st.need_reset, out.reward, out.terminated,
                  out.truncated, out.elapsed, out.final_mask, out.info],
             )  # fmt: skip
-            self._launch_obs(ids, n, out.obs, self.stepped, 2)
+            self._launch_obs(ids, n, out.obs, st.stepped, 2)
+            wp.launch(
+                stage_kernels.observe_initial,
+                (n, self.obs_dim),
+                [ids, st.unstable, self.initial_obs, out.obs, self.last_obs],
+            )
             self._tendons(ids, n, out, 0)
             if self.mode == 1:
-                wp.launch(
-                    reset_kernels.copy_final_obs,
-                    (n, self.obs_dim),
-                    [out.final_mask, out.obs, out.final_obs],
-                )
-                wp.launch(
-                    reset_kernels.copy_final_info,
-                    out.info.shape,
-                    [out.final_mask, out.info, out.final_info],
-                )
+                self._copy_final(ids, n, out)
             # In disabled mode only envs a bad action ended reset here.
             self._reset_flagged(ids, n, out, keep_reward=self.mode == 1)
             out.set_ids(ids, n)
-        return self._pack(out, n)
+            return self._pack(out, n)
 
     def reset(self, env_id: Any = None, seed: Any = None) -> Any:
         """Reset the envs in ``env_id`` (None: all) and return their results."""
         self._check_open()
-        ids, n = self._ids(env_id)
         wp = self.wp
         with self._scope():
+            ids, n = self._ids(env_id)
             self._reseed(ids, n, seed)
             out = self.buffers.take(n, self.copy_results)
-            self.need_reset.zero_()
-            wp.launch(reset_kernels.mark, n, [ids, self.need_reset])
+            self.st.need_reset.zero_()
+            wp.launch(reset_kernels.mark, n, [ids, self.st.need_reset])
             out.final_mask.zero_()
             if out.final_obs is not None:
                 out.final_obs.zero_()
             self._reset_flagged(ids, n, out, keep_reward=False)
             out.set_ids(ids, n)
-        return self._pack(out, n)
+            return self._pack(out, n)
 
     def reset_masked(self, env_id: Any, seed: Any = None) -> Any:
         """Every env's row: envs in ``env_id`` reset, the others their current obs."""
@@ -166,11 +148,11 @@ class MujocoDevicePool(ResultMixin):
             out.reward.zero_()
             out.terminated.zero_()
             out.truncated.zero_()
-            wp.copy(out.elapsed, self.elapsed)
+            wp.copy(out.elapsed, self.st.elapsed)
             out.final_mask.zero_()
             out.info.zero_()
             out.set_ids(self.all_ids, self.num_envs)
-        return self._pack(out, self.num_envs)
+            return self._pack(out, self.num_envs)
 
     def check_errors(self) -> None:
         """Raise for bad actions / steps the device recorded since the last check
@@ -182,8 +164,8 @@ class MujocoDevicePool(ResultMixin):
             RuntimeError: a step of a finished env with autoreset_mode='disabled'.
         """
         self._check_open()
-        codes = self.errors.numpy().copy()
-        self.errors.zero_()
+        codes = self.st.errors.numpy().copy()
+        self.st.errors.zero_()
         bad = np.flatnonzero(codes == kernels.ERR_ACTION)
         if bad.size:
             raise ValueError(
@@ -231,7 +213,7 @@ class MujocoDevicePool(ResultMixin):
             self.physics.forward()
             ids = wp.array(np.asarray([i], dtype=np.int32))
             obs = wp.zeros((1, self.obs_dim), dtype=wp.float64)
-            self._launch_obs(ids, 1, obs, self.need_reset, 0)
+            self._launch_obs(ids, 1, obs, self.st.need_reset, 0)
 
     def close(self) -> None:
         """Drop any result not received and free the pool's device memory."""
@@ -260,31 +242,12 @@ class MujocoDevicePool(ResultMixin):
         if seed is None:
             return
         host_ids = ids.numpy()
-        seeds = self._seeds.numpy()
+        seeds = self.st.seeds.numpy()
         seeds[host_ids] = seeds_for(None, seed, n)
-        self._seeds.assign(seeds)
-        counters = self.counters.numpy()
+        self.st.seeds.assign(seeds)
+        counters = self.st.counters.numpy()
         counters[host_ids] = 0
-        self.counters.assign(counters)
-
-    def _save(self) -> list[tuple[Any, Any]]:
-        """The state a step changes, copied into buffers made once per pool."""
-        d = self.physics.data
-        arrays = [d.qpos, d.qvel, d.qacc_warmstart, d.ctrl, d.time]
-        arrays += [d.act] if d.act.shape[1] else []
-        if self._saved is None:
-            self._saved = [self.wp.empty_like(a) for a in arrays]
-        for live, copy in zip(arrays, self._saved, strict=True):
-            self.wp.copy(copy, live)
-        return list(zip(arrays, self._saved, strict=True))
-
-    def _restore(self, saved: list[tuple[Any, Any]]) -> None:
-        wp = self.wp
-        for live, copy in saved:
-            if live.ndim == 1:
-                wp.launch(reset_kernels.restore_time, live.shape[0], [self.stepped, copy, live])
-            else:
-                wp.launch(reset_kernels.restore_rows, live.shape, [self.stepped, copy, live])
+        self.st.counters.assign(counters)
 
     def _tendons(self, ids: Any, n: int, out: Outputs, only_flagged: int) -> None:
         if self.ntendon == 0:
@@ -293,7 +256,7 @@ class MujocoDevicePool(ResultMixin):
         self.wp.launch(
             reset_kernels.copy_tendons,
             (n, self.ntendon),
-            [ids, only_flagged, self.need_reset, d.ten_length, d.ten_velocity, out.ten_length,
+            [ids, only_flagged, self.st.need_reset, d.ten_length, d.ten_velocity, out.ten_length,
              out.ten_velocity],
         )  # fmt: skip
 
@@ -307,42 +270,49 @@ class MujocoDevicePool(ResultMixin):
             n,
             [self.params, ids, how, flags,
              d.qpos, d.qvel, d.xpos, d.xipos, self.physics.model.body_mass, d.cinert, d.cvel,
-             d.qfrc_actuator, d.cfrc_ext, obs, self.last_obs, self.x_before, self.y_before],
+             d.qfrc_actuator, d.cfrc_ext, obs, self.last_obs, self.st.x_before, self.st.y_before],
         )  # fmt: skip
 
-    def _reset_flagged(self, ids: Any, n: int, out: Outputs, keep_reward: bool) -> None:
-        """Reset the worlds flagged in need_reset and write their rows."""
+    def _copy_final(self, ids: Any, n: int, out: Outputs) -> None:
+        """same_step: final_obs and final_info of the rows whose episode ends
+        here, before the reset stage writes the reset rows."""
         wp = self.wp
-        if self.kind == "cpu-reference" and not self.need_reset.numpy().any():
-            return  # on the host the check is free; on a GPU it would be a sync
-        c = self.consts
-        self.physics.reset_worlds(self.need_reset)
         wp.launch(
-            reset_kernels.reset_noise,
-            self.num_envs,
-            [self.need_reset, self._seeds, self.counters, self.physics.model.qpos0,
-             c.reset_noise_scale, int(c.normal_qvel), self.physics.data.qpos,
-             self.physics.data.qvel, self.elapsed, self.done],
-        )  # fmt: skip
-        self.physics.forward()
-        self._launch_obs(ids, n, out.obs, self.need_reset, 1)
+            reset_kernels.copy_final_obs,
+            (n, self.obs_dim),
+            [out.final_mask, out.obs, out.final_obs],
+        )
+        wp.launch(
+            reset_kernels.copy_final_info,
+            out.info.shape,
+            [out.final_mask, out.info, out.final_info],
+        )
+        wp.launch(
+            reset_kernels.copy_final_ids,
+            n,
+            [out.final_mask, ids, out.elapsed, out.final_env_id, out.final_elapsed],
+        )
+        for rows, final in (
+            (out.ten_length, out.final_ten_length),
+            (out.ten_velocity, out.final_ten_velocity),
+        ):
+            if self.ntendon:
+                wp.launch(reset_kernels.copy_final_obs, rows.shape, [out.final_mask, rows, final])
+
+    def _reset_flagged(self, ids: Any, n: int, out: Outputs, keep_reward: bool) -> None:
+        """Reset the worlds flagged in need_reset (the reset stage: nothing
+        runs on the device when none is) and write their rows (kernels whose
+        threads return at once for other rows)."""
+        st = self.st
+        st.reset()
+        self._launch_obs(ids, n, out.obs, st.need_reset, 1)
         self._tendons(ids, n, out, 1)
-        wp.launch(
+        self.wp.launch(
             reset_kernels.reset_rows,
             n,
-            [
-                self.params,
-                ids,
-                self.physics.data.qpos,
-                out.info,
-                self.need_reset,
-                int(keep_reward),
-                out.reward,
-                out.terminated,
-                out.truncated,
-                out.elapsed,
-            ],
-        )
+            [self.params, ids, self.physics.data.qpos, out.info, st.need_reset, int(keep_reward),
+             out.reward, out.terminated, out.truncated, out.elapsed],
+        )  # fmt: skip
 
 
 def _main_body(model: Any, cfg: dict[str, Any]) -> int:

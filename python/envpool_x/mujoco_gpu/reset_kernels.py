@@ -78,7 +78,8 @@ def copy_final_obs(
     obs: wp.array2d(dtype=wp.float64),
     final_obs: wp.array2d(dtype=wp.float64),
 ):
-    """same_step: the last observation of an episode that ends in this call."""
+    """same_step: the last observation of an episode that ends in this call
+    (also Humanoid's tendon vectors of final_info); 0 in other rows."""
     i, j = wp.tid()
     if final_mask[i]:
         final_obs[i, j] = obs[i, j]
@@ -145,3 +146,22 @@ def copy_final_info(
         final_info[c, i] = info[c, i]
     else:
         final_info[c, i] = wp.float64(0.0)
+
+
+@wp.kernel
+def copy_final_ids(
+    final_mask: wp.array(dtype=wp.bool),
+    ids: wp.array(dtype=wp.int32),
+    elapsed: wp.array(dtype=wp.int32),
+    final_env_id: wp.array(dtype=wp.int32),
+    final_elapsed: wp.array(dtype=wp.int32),
+):
+    """same_step: final_info's env_id and elapsed_step (the ending step's), 0
+    in rows that do not end, as the CPU engine fills them."""
+    i = wp.tid()
+    if final_mask[i]:
+        final_env_id[i] = ids[i]
+        final_elapsed[i] = elapsed[i]
+    else:
+        final_env_id[i] = 0
+        final_elapsed[i] = 0

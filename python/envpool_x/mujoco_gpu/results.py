@@ -61,6 +61,10 @@ def check_ids(env_id: Any, num_envs: int) -> np.ndarray:
     return ids.astype(np.int32)
 
 
+#: Info keys that are another key's column under the name of an older task version.
+INFO_ALIASES = {"reward_run": "reward_forward"}  # HalfCheetah-v4
+
+
 class Outputs:
     """One call's result arrays on the device (rows = the call's envs)."""
 
@@ -71,10 +75,15 @@ class Outputs:
 
         self.wp, self.n, self.obs_dim, self.same_step = wp, n, obs_dim, same_step
         self.info_names, self.ntendon = info, ntendon
-        unknown = set(info) - set(INFO_NAMES) - {"tendon_length", "tendon_velocity"}
+        known = set(INFO_NAMES) | set(INFO_ALIASES) | {"tendon_length", "tendon_velocity"}
+        unknown = set(info) - known
         if unknown:
             raise NotImplementedError(f"info keys {sorted(unknown)} have no MuJoCo Warp version")
-        self._columns = {name: INFO_NAMES.index(name) for name in info if name in INFO_NAMES}
+        self._columns = {
+            name: INFO_NAMES.index(INFO_ALIASES.get(name, name))
+            for name in info
+            if INFO_ALIASES.get(name, name) in INFO_NAMES
+        }
         self._fill(n)
 
     def _fill(self, n: int) -> None:
@@ -91,6 +100,13 @@ class Outputs:
         self.ten_length = wp.zeros((n, self.ntendon), dtype=wp.float64)
         self.ten_velocity = wp.zeros((n, self.ntendon), dtype=wp.float64)
         self.env_id: Any = None
+        # same_step's final_info also holds env_id, elapsed_step and the
+        # tendon vectors of the ending step, as the CPU engine's does.
+        if self.same_step:
+            self.final_env_id = wp.zeros(n, dtype=wp.int32)
+            self.final_elapsed = wp.zeros(n, dtype=wp.int32)
+            self.final_ten_length = wp.zeros((n, self.ntendon), dtype=wp.float64)
+            self.final_ten_velocity = wp.zeros((n, self.ntendon), dtype=wp.float64)
 
     def take(self, n: int, fresh: bool) -> Outputs:
         """Arrays for a call of ``n`` envs: new ones (copy_results) or these."""
@@ -120,8 +136,17 @@ class Outputs:
                     self.ten_length if name == "tendon_length" else self.ten_velocity
                 )[:n]
         if self.final_info is not None:
-            for name, c in self._columns.items():
-                out[f"final_info/{name}"] = self.final_info[c][:n]
+            out["final_info/env_id"] = self.final_env_id[:n]
+            out["final_info/elapsed_step"] = self.final_elapsed[:n]
+            for name in self.info_names:
+                if name in self._columns:
+                    out[f"final_info/{name}"] = self.final_info[self._columns[name]][:n]
+                else:
+                    out[f"final_info/{name}"] = (
+                        self.final_ten_length
+                        if name == "tendon_length"
+                        else self.final_ten_velocity
+                    )[:n]
         if self.final_obs is not None:
             out["final_obs"] = self.final_obs[:n]
             out["_final_obs"] = self.final_mask[:n]

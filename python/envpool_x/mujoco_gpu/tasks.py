@@ -1,5 +1,5 @@
 """Which MuJoCo tasks run on MuJoCo Warp, and each one's constants from its
-config (the keys and defaults of our CPU env, as gymnasium 1.4's v5 envs).
+config (the keys and defaults of our CPU env, as gymnasium 1.4's envs).
 
 The model is loaded from the same ``xml_file`` the CPU env uses; frame_skip,
 weights and ranges come from the merged config, so the task keyword options
@@ -13,8 +13,32 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-#: Task pools (C++ names) with a MuJoCo Warp version.
-SUPPORTED_POOLS = ("AntV5", "HalfCheetahV5", "HopperV5", "Walker2dV5", "HumanoidV5")
+#: Task pools (C++ names) with a MuJoCo Warp version. The v4 ids of HalfCheetah,
+#: Hopper and Walker2d step as v5 but for the healthy reward (Hopper, Walker2d)
+#: and their info keys; Ant-v4 and Humanoid-v4 (other observations, rewards and
+#: info positions) are not here.
+SUPPORTED_POOLS = (
+    "AntV5",
+    "HalfCheetahV5",
+    "HopperV5",
+    "Walker2dV5",
+    "HumanoidV5",
+    "HalfCheetahV4",
+    "HopperV4",
+    "Walker2dV4",
+)
+
+#: The task ids of SUPPORTED_POOLS, for messages.
+SUPPORTED_IDS = (
+    "Ant-v5",
+    "HalfCheetah-v5",
+    "Hopper-v5",
+    "Walker2d-v5",
+    "Humanoid-v5",
+    "HalfCheetah-v4",
+    "Hopper-v4",
+    "Walker2d-v4",
+)
 
 
 @dataclass
@@ -50,6 +74,8 @@ def constants(pool_name: str, cfg: dict[str, Any], body_id: int) -> TaskConstant
     """
     from envpool_x.mujoco_gpu import kernels as k
 
+    v4 = pool_name.endswith("V4")
+    pool_name = pool_name[:-2] + "V5"  # the v4 tasks here differ in the lines marked v4
     exclude = bool(cfg["exclude_current_positions_from_observation"])
     v: dict[str, Any] = {
         "pos_skip": 0,
@@ -68,6 +94,7 @@ def constants(pool_name: str, cfg: dict[str, Any], body_id: int) -> TaskConstant
         "contact_mode": k.CONTACT_NONE,
         "contact_max": 0.0,
         "healthy_reward": 0.0,
+        "survive_always": 0,
         "health_mode": k.HEALTH_ALWAYS,
         "terminate": 0,
         "z_lo": 0.0,
@@ -81,6 +108,8 @@ def constants(pool_name: str, cfg: dict[str, Any], body_id: int) -> TaskConstant
     if pool_name != "HalfCheetahV5":
         v["healthy_reward"] = float(cfg["healthy_reward"])
         v["terminate"] = int(bool(cfg["terminate_when_unhealthy"]))
+        # v4 pays the healthy reward whenever terminate_when_unhealthy is set.
+        v["survive_always"] = int(v4 and v["terminate"] == 1)
         lo, hi = _range(cfg, "healthy_z_range")
         v["z_lo"], v["z_hi"] = _finite(lo), _finite(hi)
     if pool_name in ("HalfCheetahV5", "HopperV5", "Walker2dV5"):
