@@ -29,7 +29,8 @@ class Canvas {
  public:
   static constexpr int kW = 1000, kH = 800;
 
-  Canvas() : planes_(3 * kW * kH) {}
+  // 16 spare bytes: the shrink reads 16 bytes at a time from any cell.
+  Canvas() : planes_(3 * kW * kH + 16) {}
 
   uint8_t* Row(int c, int y) { return planes_.data() + (c * kH + y) * kW; }
   const uint8_t* Row(int c, int y) const { return planes_.data() + (c * kH + y) * kW; }

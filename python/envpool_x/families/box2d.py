@@ -26,6 +26,8 @@ TASK_IDS = (
     "LunarLanderContinuous-v2",
     "BipedalWalker-v3",
     "BipedalWalkerHardcore-v3",
+    "CarRacing-v3",
+    "CarRacing-v2",
 )
 
 
@@ -38,7 +40,8 @@ def register_box2d_tasks() -> None:
     """Register the Box2D ids (gymnasium's time limits and reward thresholds).
 
     The ``-v2`` ids are EnvPool's names; they run gymnasium's v3 dynamics, which
-    agree with v2's when the wind is off (docs/box2d.md).
+    agree with v2's when the wind is off (docs/box2d.md); ``CarRacing-v2`` is
+    ``CarRacing-v3`` (the two differ only in how gymnasium reports a finished lap).
     """
     for version in ("v3", "v2"):
         register(f"LunarLander-{version}", "LunarLander", FAMILY, 1000, 200.0)
@@ -53,6 +56,9 @@ def register_box2d_tasks() -> None:
     # EnvPool uses the same ids for BipedalWalker.
     register("BipedalWalker-v3", "BipedalWalker", FAMILY, 1600, 300.0)
     register("BipedalWalkerHardcore-v3", "BipedalWalker", FAMILY, 2000, 300.0, hardcore=True)
+    # EnvPool 1.2.5 registers both CarRacing ids; -v2 runs gymnasium's v3 here.
+    for version in ("v3", "v2"):
+        register(f"CarRacing-{version}", "CarRacing", FAMILY, 1000, 900.0)
 
 
 # The family is optional at build time (a CMake option); without it, making
