@@ -105,15 +105,15 @@ def _check_device_keys(task_id: str, entry: TaskEntry, merged: dict[str, Any]) -
         return
     from envpool_x import _core
     from envpool_x.mujoco_gpu import supported as mujoco_gpu_supported
+    from envpool_x.mujoco_gpu.tasks import SUPPORTED_IDS
 
     if entry.pool_name not in _core.BatchedPool.kinds() and not mujoco_gpu_supported(
         entry.pool_name
     ):
         raise ValueError(
             f"device={merged['device']!r} has kernels for the classic control tasks, MaxCut, "
-            f"TSP, the Tag envs and (through MuJoCo Warp) Ant, HalfCheetah, Hopper, Walker2d and "
-            f"Humanoid v5 only ({', '.join(_core.BatchedPool.kinds())}); {task_id} runs on "
-            "device='cpu'"
+            f"TSP, the Tag envs ({', '.join(_core.BatchedPool.kinds())}) and, through MuJoCo "
+            f"Warp, {', '.join(SUPPORTED_IDS)} only; {task_id} runs on device='cpu'"
         )
     if merged["batch_size"] != merged["num_envs"]:
         raise ValueError(
