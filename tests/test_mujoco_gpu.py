@@ -15,7 +15,7 @@ import pytest
 
 pytest.importorskip("mujoco_warp", reason="the mujoco-gpu extra (mujoco-warp) is not installed")
 gymnasium = pytest.importorskip("gymnasium")
-pytest.importorskip("mujoco")
+mujoco = pytest.importorskip("mujoco")
 
 import envpool_x  # noqa: E402
 
@@ -24,18 +24,25 @@ DEV = "cpu-reference"
 # (80 s for Ant with an empty warp cache on the 2-core VM); later ones load them.
 pytestmark = pytest.mark.timeout(900)
 # One step from the same state, MuJoCo (float64) against MuJoCo Warp (float32).
-# Humanoid's XML asks for PGS, which MuJoCo Warp replaces by Newton (same
-# convex problem, solved to tolerance): its contact forces differ more.
 TOL = {
     "HalfCheetah-v5": (1e-4, 1e-4),
     "Hopper-v5": (1e-4, 1e-4),
     "Walker2d-v5": (1e-4, 1e-4),
     "Ant-v5": (1e-4, 1e-4),
-    "Humanoid-v5": (1e-2, 1e-2),
+    "Humanoid-v5": (1e-4, 1e-4),
     "HalfCheetah-v4": (1e-4, 1e-4),
     "Hopper-v4": (1e-4, 1e-4),
     "Walker2d-v4": (1e-4, 1e-4),
 }
+# Contact forces (cfrc_ext: Humanoid's last 78 observation entries, up to
+# about 800) come from the constraint solver, which stops at a tolerance:
+# MuJoCo Warp raises MuJoCo's 1e-8 to 1e-6 for float32, and MuJoCo itself at
+# 1e-6 moves them by up to 6e-4 of their size. Measured 2026-11-26 over 24
+# Humanoid states: at most 2.0e-3 of their size (everything else 1.7e-5),
+# the same against MuJoCo's PGS (what humanoid.xml asks for) and Newton
+# (what MuJoCo Warp runs instead): the solver choice is not what differs.
+CFRC_RTOL = 5e-3
+CFRC_SIZE = {"Humanoid-v5": 78}
 # Random steps before the compared one: a state with contacts (1 for
 # HalfCheetah and Ant, 2 for the others). Measured differences (2026-11-25):
 # at most 1.1e-5 in the observation, 2.1e-3 for Humanoid (PGS against Newton).
@@ -69,8 +76,16 @@ def test_one_step_matches_gymnasium(task):
     action = rng.uniform(-0.5, 0.5, (2, ref.action_space.shape[0])).astype(np.float32)
     obs_ref, rew_ref, term_ref, _, _ = ref.step(action[1].astype(np.float64))
     obs, rew, term, trunc, info = env.step(action, np.arange(2))
-    np.testing.assert_allclose(obs[1], obs_ref, rtol=rtol, atol=atol)
-    np.testing.assert_allclose(rew[1], rew_ref, rtol=rtol, atol=atol * 10)
+    k = obs.shape[1] - CFRC_SIZE.get(task, 0)
+    np.testing.assert_allclose(obs[1][:k], obs_ref[:k], rtol=rtol, atol=atol)
+    np.testing.assert_allclose(obs[1][k:], obs_ref[k:], rtol=CFRC_RTOL, atol=atol)
+    # Humanoid's contact cost is 5e-7 * sum(cfrc_ext^2): CFRC_RTOL of it.
+    np.testing.assert_allclose(
+        rew[1],
+        rew_ref,
+        rtol=rtol,
+        atol=atol * 10 + 2 * CFRC_RTOL * abs(info.get("reward_contact", [0, 0])[1]),
+    )
     assert bool(term[1]) == bool(term_ref)
     state = env._pool.get_state(1)
     np.testing.assert_allclose(
@@ -79,6 +94,36 @@ def test_one_step_matches_gymnasium(task):
     assert obs.dtype == np.float64 and obs.shape == (2, *env.single_observation_space.shape)
     assert not trunc.any() and info["elapsed_step"].tolist() == [1, 1]
     env.close()
+
+
+def test_humanoid_pgs_and_newton_agree_in_mujoco():
+    # humanoid.xml asks for PGS, which MuJoCo Warp lacks: the pool runs Newton.
+    # In MuJoCo itself both solvers give the same env step (8 states along a
+    # random walk, 5 substeps each) within the tolerances above, so the switch
+    # is not what the GPU path's differences come from (measured 2026-11-26
+    # over 24 states: 1.1e-5 in qpos/qvel, 3.8e-4 of cfrc_ext's size).
+    ref = gymnasium.make("Humanoid-v5").unwrapped
+    m = ref.model
+    assert m.opt.solver == mujoco.mjtSolver.mjSOL_PGS
+    ref.reset(seed=1)
+    rng = np.random.default_rng(0)
+    for t in range(32):
+        ref.step(rng.uniform(-0.3, 0.3, ref.action_space.shape))
+        if t % 4 != 3:
+            continue
+        action = rng.uniform(-0.4, 0.4, ref.action_space.shape)
+        out = []
+        for solver in (mujoco.mjtSolver.mjSOL_PGS, mujoco.mjtSolver.mjSOL_NEWTON):
+            m.opt.solver = solver
+            d = mujoco.MjData(m)
+            d.qpos[:], d.qvel[:], d.ctrl[:] = ref.data.qpos, ref.data.qvel, action
+            for _ in range(ref.frame_skip):
+                mujoco.mj_step(m, d)
+            mujoco.mj_rnePostConstraint(m, d)
+            out.append((np.concatenate([d.qpos, d.qvel]), d.cfrc_ext[1:].ravel().copy()))
+        m.opt.solver = mujoco.mjtSolver.mjSOL_PGS
+        np.testing.assert_allclose(out[0][0], out[1][0], rtol=1e-4, atol=1e-4)
+        np.testing.assert_allclose(out[0][1], out[1][1], rtol=CFRC_RTOL, atol=1e-4)
 
 
 def _episodes(env, steps: int, n: int, nu: int) -> tuple[list[int], list[float]]:
