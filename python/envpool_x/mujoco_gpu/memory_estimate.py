@@ -19,11 +19,11 @@ from typing import Any
 from envpool_x.mujoco_gpu import engine
 
 # Per env, besides the rows below: elapsed, done, need_reset, stepped, bad,
-# errors, counters, seeds, all_ids (int32), x_before, y_before (float32).
-_POOL_PER_ENV = 9 * 4 + 2 * 4
+# errors, unstable, counters, seeds, all_ids (int32), x_before, y_before (float32).
+_POOL_PER_ENV = 10 * 4 + 2 * 4
 # Result columns besides obs: reward (8), terminated, truncated, final mask (1
 # each), elapsed (4), the info block (10 float64 rows); same_step adds
-# final_obs and final_info.
+# final_obs and final_info (the info block, env_id, elapsed_step, tendons).
 _ROW_FIXED = 8 + 1 + 1 + 1 + 4 + 10 * 8
 
 
@@ -71,7 +71,7 @@ def pool_bytes(spec: Any, n: int) -> tuple[int, int]:
     tendons = 2 * 8 * ntendon if "tendon_length" in info_names else 0
     row = 8 * obs + _ROW_FIXED + tendons
     if cfg.autoreset_mode == "same_step":
-        row += 8 * obs + 10 * 8
+        row += 8 * obs + 10 * 8 + 2 * 4 + tendons
     # The pool's own block, plus with copy_results a fresh one per call while
     # the caller still holds the last.
     blocks = 3 if cfg.copy_results else 1
