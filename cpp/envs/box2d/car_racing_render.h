@@ -213,15 +213,16 @@ class CarRacingRenderer {
     for (int y = iy0; y <= iy1; ++y) canvas_.Span(Canvas::kH - 1 - y, ix0, ix1, c);
   }
 
-  // The score, f"{reward:04.0f}", centred at (60, 750) after the flip, in
-  // 7-segment digits of our own (24 px apart, 30 px high, 4 px strokes).
+  // The score, f"{reward:04.0f}", centred at x = 60 after the flip, in
+  // 7-segment digits of our own: 24 px apart, 30 px high from row 732, 5 px
+  // strokes (sizes picked so that, shrunk, they come closest to the font's).
   void DrawScore(double reward) {
     char text[32];
     std::snprintf(text, sizeof(text), "%04.0f", reward);
     const int len = static_cast<int>(std::char_traits<char>::length(text));
-    constexpr int kAdvance = 24, kWide = 18, kHigh = 30, kStroke = 4;
+    constexpr int kAdvance = 24, kWide = 18, kHigh = 30, kStroke = 5;
     int left = 60 - len * kAdvance / 2 + (kAdvance - kWide) / 2;
-    const int top = 750 - kHigh / 2;
+    const int top = 732;
     // Segments a..g as bits 0..6.
     static constexpr uint8_t kDigits[10] = {0x3F, 0x06, 0x5B, 0x4F, 0x66,
                                             0x6D, 0x7D, 0x07, 0x7F, 0x6F};
