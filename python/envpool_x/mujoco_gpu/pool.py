@@ -164,8 +164,9 @@ class MujocoDevicePool(ResultMixin):
             RuntimeError: a step of a finished env with autoreset_mode='disabled'.
         """
         self._check_open()
-        codes = self.st.errors.numpy().copy()
-        self.st.errors.zero_()
+        with self._scope():  # read after the caller's queued steps, on their stream
+            codes = self.st.errors.numpy().copy()
+            self.st.errors.zero_()
         bad = np.flatnonzero(codes == kernels.ERR_ACTION)
         if bad.size:
             raise ValueError(
@@ -190,7 +191,8 @@ class MujocoDevicePool(ResultMixin):
         self._check_open()
         i = check_ids(np.asarray([env_id]), self.num_envs)[0]
         d = self.physics.data
-        return np.concatenate([d.qpos.numpy()[i], d.qvel.numpy()[i]]).astype(np.float64)
+        with self._scope():  # read after the caller's queued steps, on their stream
+            return np.concatenate([d.qpos.numpy()[i], d.qvel.numpy()[i]]).astype(np.float64)
 
     def set_state(self, env_id: int, state: Any) -> None:
         """Set qpos and qvel of env ``env_id`` (as :meth:`get_state` returns them),
