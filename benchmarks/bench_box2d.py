@@ -4,7 +4,8 @@ gymnasium 1.4.0's under its vector envs, side by side in one run.
 The runners and the table are bench_classic.py's (interleaved rounds, ratios
 to envpool_x sync); this script only picks the Box2D tasks (EnvPool 1.2.5 has
 the same ids, CarRacing-v3 included; its CarRacing draws with OpenCV, ours as
-pygame does). gymnasium's CarRacing needs pygame. Arguments given on the command line override the defaults below.
+pygame does; gymnasium's CarRacing needs pygame). Arguments given on the
+command line override the defaults below.
 
 Usage: python benchmarks/bench_box2d.py [--rounds 3] [--num-envs 16 256]
 """
