@@ -30,10 +30,14 @@ TOL = {
     "Walker2d-v5": (1e-4, 1e-4),
     "Ant-v5": (1e-4, 1e-4),
     "Humanoid-v5": (1e-4, 1e-4),
+    "Ant-v4": (1e-4, 1e-4),
     "HalfCheetah-v4": (1e-4, 1e-4),
     "Hopper-v4": (1e-4, 1e-4),
     "Walker2d-v4": (1e-4, 1e-4),
+    "Humanoid-v4": (1e-4, 1e-4),
 }
+# Task keyword options of a case "task:option" (set to True).
+CASES = sorted(TOL) + ["Ant-v4:use_contact_forces"]
 # Contact forces (cfrc_ext: Humanoid's last 78 observation entries, up to
 # about 800) come from the constraint solver, which stops at a tolerance:
 # MuJoCo Warp raises MuJoCo's 1e-8 to 1e-6 for float32, and MuJoCo itself at
@@ -42,7 +46,7 @@ TOL = {
 # the same against MuJoCo's PGS (what humanoid.xml asks for) and Newton
 # (what MuJoCo Warp runs instead): the solver choice is not what differs.
 CFRC_RTOL = 5e-3
-CFRC_SIZE = {"Humanoid-v5": 78}
+CFRC_SIZE = {"Humanoid-v5": 78, "Humanoid-v4": 84}
 # Random steps before the compared one: a state with contacts (1 for
 # HalfCheetah and Ant, 2 for the others). Measured differences (2026-11-25):
 # at most 1.1e-5 in the observation, 2.1e-3 for Humanoid (PGS against Newton).
@@ -50,7 +54,7 @@ CFRC_SIZE = {"Humanoid-v5": 78}
 # about 0.6 in qvel: MuJoCo Warp turns that contact's friction pyramid
 # (tests/test_mujoco_gpu_contacts.py proves that this is the whole difference).
 WARMUP = {"HalfCheetah-v5": 3, "Hopper-v5": 20, "Walker2d-v5": 20, "Ant-v5": 150, "Humanoid-v5": 40}
-WARMUP.update({"HalfCheetah-v4": 3, "Hopper-v4": 20, "Walker2d-v4": 20})
+WARMUP.update({f"{t[:-1]}4": n for t, n in WARMUP.items()})
 
 
 def _policy(t: int, n: int, nu: int) -> np.ndarray:
@@ -59,33 +63,36 @@ def _policy(t: int, n: int, nu: int) -> np.ndarray:
     return np.tile(0.6 * np.sin(0.3 * t + j), (n, 1)).astype(np.float32)
 
 
-@pytest.mark.parametrize("task", sorted(TOL))
-def test_one_step_matches_gymnasium(task):
+@pytest.mark.parametrize("case", CASES)
+def test_one_step_matches_gymnasium(case):
+    task, *options = case.split(":")
+    kw = {name: True for name in options}
     rtol, atol = TOL[task]
-    ref = gymnasium.make(task).unwrapped
+    ref = gymnasium.make(task, **kw).unwrapped
     ref.reset(seed=1)
     rng = np.random.default_rng(0)
     for _ in range(WARMUP[task]):
         ref.step(rng.uniform(-0.3, 0.3, ref.action_space.shape))
-    env = envpool_x.make_gymnasium(task, num_envs=2, device=DEV, seed=0)
+    env = envpool_x.make_gymnasium(task, num_envs=2, device=DEV, seed=0, **kw)
     env.reset()
     qpos, qvel = ref.data.qpos.copy(), ref.data.qvel.copy()
     ref.data.qacc_warmstart[:] = 0  # as a freshly reset world of the pool
     ref.set_state(qpos, qvel)
     env._pool.set_state(1, np.concatenate([qpos, qvel]))
     action = rng.uniform(-0.5, 0.5, (2, ref.action_space.shape[0])).astype(np.float32)
-    obs_ref, rew_ref, term_ref, _, _ = ref.step(action[1].astype(np.float64))
+    obs_ref, rew_ref, term_ref, _, info_ref = ref.step(action[1].astype(np.float64))
     obs, rew, term, trunc, info = env.step(action, np.arange(2))
     k = obs.shape[1] - CFRC_SIZE.get(task, 0)
     np.testing.assert_allclose(obs[1][:k], obs_ref[:k], rtol=rtol, atol=atol)
     np.testing.assert_allclose(obs[1][k:], obs_ref[k:], rtol=CFRC_RTOL, atol=atol)
     # Humanoid's contact cost is 5e-7 * sum(cfrc_ext^2): CFRC_RTOL of it.
-    np.testing.assert_allclose(
-        rew[1],
-        rew_ref,
-        rtol=rtol,
-        atol=atol * 10 + 2 * CFRC_RTOL * abs(info.get("reward_contact", [0, 0])[1]),
-    )
+    reward_atol = atol * 10 + 2 * CFRC_RTOL * abs(info.get("reward_contact", [0, 0])[1])
+    np.testing.assert_allclose(rew[1], rew_ref, rtol=rtol, atol=reward_atol)
+    # gymnasium's scalar info (reward terms, positions, velocities) too.
+    scalars = [k for k, v in info_ref.items() if np.ndim(v) == 0]
+    assert scalars and set(scalars) <= set(info)
+    for key in scalars:
+        np.testing.assert_allclose(info[key][1], info_ref[key], rtol=rtol, atol=reward_atol)
     assert bool(term[1]) == bool(term_ref)
     state = env._pool.get_state(1)
     np.testing.assert_allclose(

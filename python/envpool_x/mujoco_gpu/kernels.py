@@ -79,6 +79,10 @@ class TaskParams:
     contact_max: float
     healthy_reward: float
     survive_always: int  # v4: the healthy reward whenever terminate_when_unhealthy is set
+    body_from: int  # first body observed in cinert / cvel / cfrc_ext (v4: 0, the world)
+    qfrc_from: int  # first dof observed in qfrc_actuator (v5: 6, after the free joint)
+    pos_info: int  # info positions: 0 qpos[0:2] (v5), 1 the tracked x / y (v4)
+    ctrl_info_contact: int  # Ant-v4 with contact forces: reward_ctrl reports -contact_cost
     health_mode: int
     terminate: int
     z_lo: float
@@ -155,12 +159,19 @@ def write_positions(
     i: int,
     w: int,
     qpos: wp.array2d(dtype=wp.float32),
+    xpos: wp.array2d(dtype=wp.vec3),
+    xipos: wp.array2d(dtype=wp.vec3),
+    mass: wp.array2d(dtype=wp.float32),
     info: wp.array2d(dtype=wp.float64),
 ):
     """x_position, y_position, distance_from_origin (of qpos[0:2], as the v5
-    envs report them) and z_distance_from_origin (qpos[1] - init_qpos[1])."""
+    envs report them; v4's Ant and Humanoid: of the x / y their velocity
+    tracks) and z_distance_from_origin (qpos[1] - init_qpos[1])."""
     x = qpos[w, 0]
     y = qpos[w, 1]
+    if p.pos_info == 1:
+        x = pos_now(p, w, 0, qpos, xpos, xipos, mass)
+        y = pos_now(p, w, 1, qpos, xpos, xipos, mass)
     info[0, i] = wp.float64(x)
     info[1, i] = wp.float64(y)
     info[2, i] = wp.float64(wp.sqrt(x * x + y * y))
@@ -241,21 +252,21 @@ def write_obs(
         k += 1
     nb = cinert.shape[1]
     if p.use_cinert == 1:
-        for b in range(1, nb):
+        for b in range(p.body_from, nb):
             for e in range(10):
                 obs[i, k] = wp.float64(cinert[w, b][e])
                 k += 1
     if p.use_cvel == 1:
-        for b in range(1, nb):
+        for b in range(p.body_from, nb):
             for e in range(6):
                 obs[i, k] = wp.float64(cvel[w, b][e])
                 k += 1
     if p.use_qfrc_actuator == 1:
-        for j in range(6, qfrc_actuator.shape[1]):
+        for j in range(p.qfrc_from, qfrc_actuator.shape[1]):
             obs[i, k] = wp.float64(qfrc_actuator[w, j])
             k += 1
     if p.use_cfrc_ext == 1:
-        for b in range(1, nb):
+        for b in range(p.body_from, nb):
             for e in range(6):
                 f = cfrc_ext[w, b][e]
                 if p.contact_mode == CONTACT_CLIPPED_FORCES:
@@ -331,11 +342,13 @@ def reward_and_episode(
         contact = 0.0
         survive = 0.0
     r = p.forward_w * velocity + survive - ctrl_cost - contact
-    write_positions(p, i, w, qpos, info)
+    write_positions(p, i, w, qpos, xpos, xipos, mass, info)
     info[3, i] = wp.float64(velocity)
     info[4, i] = wp.float64(y_velocity)
     info[6, i] = wp.float64(p.forward_w * velocity)
     info[7, i] = wp.float64(-ctrl_cost)
+    if p.ctrl_info_contact == 1:
+        info[7, i] = wp.float64(-contact)
     info[8, i] = wp.float64(-contact)
     info[9, i] = wp.float64(survive)
     term = p.terminate == 1 and ok == 0

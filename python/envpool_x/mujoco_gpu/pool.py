@@ -43,7 +43,7 @@ class MujocoDevicePool(ResultMixin):
         memory.check(spec)  # MuJoCo Warp's and the pool's arrays, before they exist
         env_cfg = dict(spec.env_config)
         model = engine.load_model(env_cfg["xml_file"])
-        body = _main_body(model, env_cfg) if spec.entry.pool_name == "AntV5" else 0
+        body = _main_body(model, env_cfg) if spec.entry.pool_name.startswith("Ant") else 0
         c = tasks.constants(spec.entry.pool_name, env_cfg, body)
         self.num_envs = int(cfg.num_envs)
         self.max_steps = int(cfg.max_episode_steps or 0)
@@ -305,23 +305,24 @@ class MujocoDevicePool(ResultMixin):
         """Reset the worlds flagged in need_reset (the reset stage: nothing
         runs on the device when none is) and write their rows (kernels whose
         threads return at once for other rows)."""
-        st = self.st
+        st, d = self.st, self.physics.data
         st.reset()
         self._launch_obs(ids, n, out.obs, st.need_reset, 1)
         self._tendons(ids, n, out, 1)
         self.wp.launch(
             reset_kernels.reset_rows,
             n,
-            [self.params, ids, self.physics.data.qpos, out.info, st.need_reset, int(keep_reward),
-             out.reward, out.terminated, out.truncated, out.elapsed],
+            [self.params, ids, d.qpos, d.xpos, d.xipos, self.physics.model.body_mass, out.info,
+             st.need_reset, int(keep_reward), out.reward, out.terminated, out.truncated,
+             out.elapsed],
         )  # fmt: skip
 
 
 def _main_body(model: Any, cfg: dict[str, Any]) -> int:
-    """Ant-v5's main_body (a body id in decimal digits, or a name)."""
+    """Ant-v5's main_body (a body id in decimal digits, or a name); Ant-v4's torso."""
     import mujoco
 
-    body = str(cfg["main_body"])
+    body = str(cfg.get("main_body", "torso"))  # v4 tracks the torso
     if body.isdigit():
         return int(body)
     return int(mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_BODY, body))

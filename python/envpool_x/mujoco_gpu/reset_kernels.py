@@ -47,6 +47,9 @@ def reset_rows(
     p: TaskParams,
     ids: wp.array(dtype=wp.int32),
     qpos: wp.array2d(dtype=wp.float32),
+    xpos: wp.array2d(dtype=wp.vec3),
+    xipos: wp.array2d(dtype=wp.vec3),
+    mass: wp.array2d(dtype=wp.float32),
     info: wp.array2d(dtype=wp.float64),
     need_reset: wp.array(dtype=wp.int32),
     keep_reward: int,
@@ -65,7 +68,7 @@ def reset_rows(
     elapsed_out[i] = 0
     for c in range(info.shape[0]):
         info[c, i] = wp.float64(0.0)
-    write_positions(p, i, w, qpos, info)
+    write_positions(p, i, w, qpos, xpos, xipos, mass, info)
     if keep_reward == 0:
         reward[i] = wp.float64(0.0)
         terminated[i] = False

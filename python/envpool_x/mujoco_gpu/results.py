@@ -62,7 +62,13 @@ def check_ids(env_id: Any, num_envs: int) -> np.ndarray:
 
 
 #: Info keys that are another key's column under the name of an older task version.
-INFO_ALIASES = {"reward_run": "reward_forward"}  # HalfCheetah-v4
+INFO_ALIASES = {
+    "reward_run": "reward_forward",  # HalfCheetah-v4
+    "forward_reward": "reward_forward",  # Ant-v4, Humanoid-v4
+    "reward_linvel": "reward_forward",  # Humanoid-v4
+    "reward_quadctrl": "reward_ctrl",
+    "reward_alive": "reward_survive",
+}
 
 
 class Outputs:

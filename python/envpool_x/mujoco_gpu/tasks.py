@@ -13,19 +13,19 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-#: Task pools (C++ names) with a MuJoCo Warp version. The v4 ids of HalfCheetah,
-#: Hopper and Walker2d step as v5 but for the healthy reward (Hopper, Walker2d)
-#: and their info keys; Ant-v4 and Humanoid-v4 (other observations, rewards and
-#: info positions) are not here.
+#: Task pools (C++ names) with a MuJoCo Warp version. The v4 tasks are their v5
+#: versions with the v4 rules of our CPU envs (see constants).
 SUPPORTED_POOLS = (
     "AntV5",
     "HalfCheetahV5",
     "HopperV5",
     "Walker2dV5",
     "HumanoidV5",
+    "AntV4",
     "HalfCheetahV4",
     "HopperV4",
     "Walker2dV4",
+    "HumanoidV4",
 )
 
 #: The task ids of SUPPORTED_POOLS, for messages.
@@ -35,9 +35,11 @@ SUPPORTED_IDS = (
     "Hopper-v5",
     "Walker2d-v5",
     "Humanoid-v5",
+    "Ant-v4",
     "HalfCheetah-v4",
     "Hopper-v4",
     "Walker2d-v4",
+    "Humanoid-v4",
 )
 
 
@@ -88,7 +90,7 @@ def constants(pool_name: str, cfg: dict[str, Any], body_id: int) -> TaskConstant
         "cfrc_hi": 0.0,
         "x_source": k.X_QPOS0,
         "body": 0,
-        "forward_w": float(cfg["forward_reward_weight"]),
+        "forward_w": float(cfg.get("forward_reward_weight", 1.0)),  # Ant-v4: none
         "ctrl_w": float(cfg["ctrl_cost_weight"]),
         "contact_w": 0.0,
         "contact_mode": k.CONTACT_NONE,
@@ -103,6 +105,10 @@ def constants(pool_name: str, cfg: dict[str, Any], body_id: int) -> TaskConstant
         "angle_hi": 0.0,
         "state_lo": 0.0,
         "state_hi": 0.0,
+        "body_from": 1,
+        "qfrc_from": 6,
+        "pos_info": 0,
+        "ctrl_info_contact": 0,
     }
     normal_qvel = pool_name in ("AntV5", "HalfCheetahV5")
     if pool_name != "HalfCheetahV5":
@@ -122,24 +128,34 @@ def constants(pool_name: str, cfg: dict[str, Any], body_id: int) -> TaskConstant
             v["state_lo"], v["state_hi"] = map(_finite, _range(cfg, "healthy_state_range"))
     if pool_name == "AntV5":
         v["pos_skip"] = 2 if exclude else 0
-        v["use_cfrc_ext"] = int(bool(cfg["include_cfrc_ext_in_observation"]))
         v["cfrc_lo"], v["cfrc_hi"] = _range(cfg, "contact_force_range")
         v["x_source"], v["body"] = k.X_BODY, body_id
         v["contact_w"] = float(cfg["contact_cost_weight"])
         v["contact_mode"] = k.CONTACT_CLIPPED_FORCES
         v["health_mode"] = k.HEALTH_ANT
+        if v4:  # use_contact_forces: the contact cost, and cfrc_ext from the world body on
+            forces = bool(cfg["use_contact_forces"])
+            v["use_cfrc_ext"] = v["ctrl_info_contact"] = int(forces)
+            v["contact_mode"] = k.CONTACT_CLIPPED_FORCES if forces else k.CONTACT_NONE
+            v["body_from"], v["pos_info"] = 0, 1
+        else:
+            v["use_cfrc_ext"] = int(bool(cfg["include_cfrc_ext_in_observation"]))
     if pool_name == "HumanoidV5":
         v["pos_skip"] = 2 if exclude else 0
-        v["use_cinert"] = int(bool(cfg["include_cinert_in_observation"]))
-        v["use_cvel"] = int(bool(cfg["include_cvel_in_observation"]))
-        v["use_qfrc_actuator"] = int(bool(cfg["include_qfrc_actuator_in_observation"]))
-        v["use_cfrc_ext"] = int(bool(cfg["include_cfrc_ext_in_observation"]))
         v["x_source"] = k.X_MASS_CENTER
-        v["contact_w"] = float(cfg["contact_cost_weight"])
-        v["contact_mode"] = k.CONTACT_CLIPPED_COST
-        v["contact_max"] = _finite(_range(cfg, "contact_cost_range")[1])
         v["health_mode"] = k.HEALTH_HUMANOID
-    needs_cfrc = pool_name == "HumanoidV5" or pool_name == "AntV5"
+        if v4:  # every body and dof observed, no contact cost, center-of-mass positions
+            v["use_cinert"] = v["use_cvel"] = v["use_qfrc_actuator"] = v["use_cfrc_ext"] = 1
+            v["body_from"], v["qfrc_from"], v["pos_info"] = 0, 0, 1
+        else:
+            v["use_cinert"] = int(bool(cfg["include_cinert_in_observation"]))
+            v["use_cvel"] = int(bool(cfg["include_cvel_in_observation"]))
+            v["use_qfrc_actuator"] = int(bool(cfg["include_qfrc_actuator_in_observation"]))
+            v["use_cfrc_ext"] = int(bool(cfg["include_cfrc_ext_in_observation"]))
+            v["contact_w"] = float(cfg["contact_cost_weight"])
+            v["contact_mode"] = k.CONTACT_CLIPPED_COST
+            v["contact_max"] = _finite(_range(cfg, "contact_cost_range")[1])
+    needs_cfrc = v["use_cfrc_ext"] == 1 or v["contact_mode"] != k.CONTACT_NONE
     return TaskConstants(
         values=v,
         reset_noise_scale=float(cfg["reset_noise_scale"]),
@@ -152,6 +168,7 @@ def constants(pool_name: str, cfg: dict[str, Any], body_id: int) -> TaskConstant
 def obs_size(pool_name: str, v: dict[str, Any], nq: int, nv: int, nbody: int) -> int:
     """The observation length the kernels write for these constants."""
     n = nq - int(v["pos_skip"]) + nv
-    n += (nbody - 1) * (10 * v["use_cinert"] + 6 * v["use_cvel"] + 6 * v["use_cfrc_ext"])
-    n += (nv - 6) * v["use_qfrc_actuator"]
+    bodies = nbody - int(v["body_from"])
+    n += bodies * (10 * v["use_cinert"] + 6 * v["use_cvel"] + 6 * v["use_cfrc_ext"])
+    n += (nv - int(v["qfrc_from"])) * v["use_qfrc_actuator"]
     return n
