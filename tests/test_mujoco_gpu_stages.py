@@ -166,3 +166,25 @@ def test_unhealthy_step_reward_as_the_cpu_engine(task):
         env.close()
     assert seen[DEV][1] and seen["cpu"][1]
     np.testing.assert_allclose(seen[DEV][0], seen["cpu"][0], atol=1e-3)
+
+
+def test_reset_clears_the_reused_final_blocks():
+    # copy_results=False reuses one block: a reset after a step that ended
+    # episodes must not show that step's final_obs / final_info again.
+    env = envpool_x.make_gymnasium(
+        "Humanoid-v5",
+        num_envs=2,
+        device=DEV,
+        autoreset_mode="same_step",
+        max_episode_steps=1,
+        copy_results=False,
+    )
+    env.reset(seed=0)
+    _, _, _, _, info = env.step(np.zeros((2, 17), np.float32))
+    assert np.asarray(info["_final_obs"]).all()
+    assert np.any(np.asarray(info["final_info"]["tendon_length"]) != 0)
+    _, info = env.reset()
+    assert not np.asarray(info["_final_obs"]).any() and not np.any(info["final_obs"])
+    for key, value in info["final_info"].items():
+        assert not np.any(np.asarray(value)), key
+    env.close()

@@ -114,6 +114,15 @@ class Outputs:
             self.final_ten_length = wp.zeros((n, self.ntendon), dtype=wp.float64)
             self.final_ten_velocity = wp.zeros((n, self.ntendon), dtype=wp.float64)
 
+    def clear_final(self) -> None:
+        """No episode ends in this call (a reset): the final_* blocks are zero."""
+        self.final_mask.zero_()
+        if self.final_obs is not None and self.final_info is not None:  # same_step
+            for a in (self.final_obs, self.final_info, self.final_env_id, self.final_elapsed):
+                a.zero_()
+            self.final_ten_length.zero_()
+            self.final_ten_velocity.zero_()
+
     def take(self, n: int, fresh: bool) -> Outputs:
         """Arrays for a call of ``n`` envs: new ones (copy_results) or these."""
         if fresh:
