@@ -21,6 +21,10 @@
 #include <cstring>
 #include <vector>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace envpool_x::box2d {
 
 using Rgb = std::array<uint8_t, 3>;
@@ -44,7 +48,22 @@ class Canvas {
     x1 = std::max(x1, 0);
     x2 = std::min(x2, kW - 1);
     if (x1 > x2) return;
-    for (int k = 0; k < 3; ++k) std::memset(Row(k, y) + x1, c[k], x2 - x1 + 1);
+    for (int k = 0; k < 3; ++k) Fill(Row(k, y) + x1, x2 - x1 + 1, c[k]);
+  }
+
+  // memset for the short runs polygons make (GCC's inline `rep stos` starts
+  // slowly); 16 bytes at a time where SSE2 is there.
+  static void Fill(uint8_t* p, int n, uint8_t v) {
+#if defined(__SSE2__)
+    if (n >= 16) {
+      const __m128i w = _mm_set1_epi8(static_cast<char>(v));
+      int i = 0;
+      for (; i + 16 <= n; i += 16) _mm_storeu_si128(reinterpret_cast<__m128i*>(p + i), w);
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(p + n - 16), w);
+      return;
+    }
+#endif
+    for (int i = 0; i < n; ++i) p[i] = v;
   }
 
   void Blend(int x, int y, const Rgb& c, int alpha) {

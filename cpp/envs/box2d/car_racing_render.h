@@ -43,10 +43,13 @@ class CarRacingRenderer {
     tx_ = Canvas::kW / 2.0 + scroll[0];
     ty_ = Canvas::kH / 4.0 + scroll[1];
 
-    canvas_.Clear();
     const double b = kPlayfield;
     const CarColors& colors = sim.colors();
-    Polygon({{{b, b}, {b, -b}, {-b, -b}, {-b, b}}}, ToRgb(colors.bg), false);
+    const Quad field = {{{b, b}, {b, -b}, {-b, -b}, {-b, b}}};
+    // pygame starts from a black surface; once the background covers the
+    // whole window (from the second frame on, in practice), nothing of it shows.
+    if (!CoversCanvas(field)) canvas_.Clear();
+    Polygon(field, ToRgb(colors.bg), false);
     const double g = kPlayfield / 20.0;
     const Rgb grass = ToRgb(colors.grass);
     for (int x = -20; x < 20; x += 2) {
@@ -125,6 +128,33 @@ class CarRacingRenderer {
     if (!near) return;
     canvas_.GfxAaPolygon(vx, vy, 4, color);
     canvas_.GfxFilledPolygon(vx, vy, 4, color);
+  }
+
+  // Whether the convex quad, as drawn, holds the window with 8 pixels to
+  // spare on every side: its fill then covers every pixel and its outline
+  // none.
+  bool CoversCanvas(const Quad& poly) const {
+    double x[4], y[4];
+    for (int i = 0; i < 4; ++i) {
+      const auto p = Screen(poly[i][0], poly[i][1]);
+      x[i] = static_cast<int16_t>(static_cast<long>(p[0]));
+      y[i] = static_cast<int16_t>(static_cast<long>(p[1]));
+    }
+    constexpr double m = 8, corners[4][2] = {{-m, -m},
+                                             {Canvas::kW + m, -m},
+                                             {-m, Canvas::kH + m},
+                                             {Canvas::kW + m, Canvas::kH + m}};
+    int sign = 0;
+    for (int i = 0; i < 4; ++i) {
+      const int j = (i + 1) % 4;
+      for (const auto& c : corners) {
+        const double cross = (x[j] - x[i]) * (c[1] - y[i]) - (y[j] - y[i]) * (c[0] - x[i]);
+        const int s = cross > 0 ? 1 : (cross < 0 ? -1 : 0);
+        if (s == 0 || (sign != 0 && s != sign)) return false;
+        sign = s;
+      }
+    }
+    return true;
   }
 
   // draw.polygon of world points (float32, as b2Transform * vertex gives).
