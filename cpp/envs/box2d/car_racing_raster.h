@@ -32,18 +32,30 @@ using Rgb = std::array<uint8_t, 3>;
 class Canvas {
  public:
   static constexpr int kW = 1000, kH = 800;
+  // Rows held at once: the frame is drawn band by band (every primitive
+  // clipped to the band), so that the rows being drawn, then shrunk, stay in
+  // the core's cache (3 x 100 x 1000 bytes).
+  static constexpr int kBand = 100;
 
   // 16 spare bytes: the shrink reads 16 bytes at a time from any cell.
-  Canvas() : planes_(3 * kW * kH + 16) {}
+  Canvas() : planes_(3 * kW * kBand + 16) {}
 
-  uint8_t* Row(int c, int y) { return planes_.data() + (c * kH + y) * kW; }
-  const uint8_t* Row(int c, int y) const { return planes_.data() + (c * kH + y) * kW; }
+  // Rows [y0, y0 + kBand) from now on; drawing elsewhere is clipped away.
+  void SetBand(int y0) {
+    y0_ = y0;
+    y1_ = std::min(y0 + kBand, kH);
+  }
+  int band_begin() const { return y0_; }
+  int band_end() const { return y1_; }
+
+  uint8_t* Row(int c, int y) { return planes_.data() + (c * kBand + (y - y0_)) * kW; }
+  const uint8_t* Row(int c, int y) const { return planes_.data() + (c * kBand + (y - y0_)) * kW; }
 
   void Clear() { std::memset(planes_.data(), 0, planes_.size()); }
 
   // Opaque span x1..x2 (inclusive, either order) on row y, clipped.
   void Span(int y, int x1, int x2, const Rgb& c) {
-    if (y < 0 || y >= kH) return;
+    if (y < y0_ || y >= y1_) return;
     if (x1 > x2) std::swap(x1, x2);
     x1 = std::max(x1, 0);
     x2 = std::min(x2, kW - 1);
@@ -67,7 +79,7 @@ class Canvas {
   }
 
   void Blend(int x, int y, const Rgb& c, int alpha) {
-    if (x < 0 || x >= kW || y < 0 || y >= kH) return;
+    if (x < 0 || x >= kW || y < y0_ || y >= y1_) return;
     if (alpha == 255) {
       for (int k = 0; k < 3; ++k) Row(k, y)[x] = c[k];
       return;
@@ -90,7 +102,7 @@ class Canvas {
       }
     }
     ints_.resize(n);
-    for (int y = std::max(miny, 0); y <= std::min(maxy, kH - 1); ++y) {
+    for (int y = std::max(miny, y0_); y <= std::min(maxy, y1_ - 1); ++y) {
       int count = 0;
       for (int i = 0; i < n; ++i) {
         const int i1 = i == 0 ? n - 1 : i - 1, i2 = i;
@@ -148,7 +160,7 @@ class Canvas {
       return;
     }
     ints_.resize(n);
-    for (double y = std::max(miny, 0.0); y <= std::min(maxy, kH - 1.0); ++y) {
+    for (double y = std::max(miny, 0.0 + y0_); y <= std::min(maxy, y1_ - 1.0); ++y) {
       int count = 0;
       for (int i = 0; i < n; ++i) {
         const int ip = i ? i - 1 : n - 1;
@@ -232,7 +244,13 @@ class Canvas {
     Blend(x, y, c, static_cast<int>((255u * weight) >> 8));
   }
 
-  // SDL_gfx's anti-aliased line without its end point.
+  // SDL_gfx's anti-aliased line without its end point, the part of it in
+  // the band. SDL_gfx steps along the major axis adding `adj` to a 32-bit
+  // accumulator; the minor coordinate advances on each wrap. After k steps the
+  // accumulator is k * adj mod 2^32 and the wraps floor(k * adj / 2^32) (or k
+  // when adj is 0: a 45-degree line, whose adj 2^32 wraps to 0 and whose
+  // every step then counts as a wrap), so the band's steps are computed
+  // directly.
   void AaLine(int16_t x1, int16_t y1, int16_t x2, int16_t y2, const Rgb& c) {
     if (!ClipLine(&x1, &y1, &x2, &y2)) return;
     int xx0 = x1, yy0 = y1, xx1 = x2, yy1 = y2;
@@ -240,10 +258,12 @@ class Canvas {
       std::swap(yy0, yy1);
       std::swap(xx0, xx1);
     }
-    int dx = xx1 - xx0, dy = yy1 - yy0;
+    int dx = xx1 - xx0;
+    const int dy = yy1 - yy0;
     if (dx == 0) {
       if (dy > 0) {
-        for (int y = yy0; y <= yy0 + dy; ++y) Span(y, x1, x1, c);
+        const int top = std::max(yy0, y0_), bottom = std::min(yy0 + dy, y1_ - 1);
+        for (int y = top; y <= bottom; ++y) Span(y, x1, x1, c);
       } else {
         Blend(x1, y1, c, 255);
       }
@@ -258,43 +278,41 @@ class Canvas {
       xdir = -1;
       dx = -dx;
     }
-    uint32_t erracc = 0;
     Blend(x1, y1, c, 255);
     if (dy > dx) {
-      const uint32_t erradj = static_cast<uint32_t>((dx << 16) / dy) << 16;
-      int x0pxdir = xx0 + xdir;
-      while (--dy) {
-        const uint32_t prev = erracc;
-        erracc += erradj;
-        if (erracc <= prev) {
-          xx0 = x0pxdir;
-          x0pxdir += xdir;
-        }
-        ++yy0;
-        const uint32_t wgt = (erracc >> 24) & 255;
-        Weighted(xx0, yy0, c, 255 - wgt);
-        Weighted(x0pxdir, yy0, c, wgt);
+      const uint64_t adj = static_cast<uint32_t>(static_cast<uint32_t>((dx << 16) / dy) << 16);
+      // Step k draws on row yy0 + k, k = 1 .. dy - 1.
+      const int k_lo = std::max(1, y0_ - yy0), k_hi = std::min(dy - 1, y1_ - 1 - yy0);
+      for (int k = k_lo; k <= k_hi; ++k) {
+        const uint64_t acc = static_cast<uint64_t>(k) * adj;
+        const int x = xx0 + xdir * static_cast<int>(acc >> 32);
+        const uint32_t wgt = (static_cast<uint32_t>(acc) >> 24) & 255;
+        Weighted(x, yy0 + k, c, 255 - wgt);
+        Weighted(x + xdir, yy0 + k, c, wgt);
       }
     } else {
-      const uint32_t erradj = static_cast<uint32_t>((dy << 16) / dx) << 16;
-      int y0p1 = yy0 + 1;
-      while (--dx) {
-        const uint32_t prev = erracc;
-        erracc += erradj;
-        if (erracc <= prev) {
-          yy0 = y0p1;
-          ++y0p1;
-        }
-        xx0 += xdir;
-        const uint32_t wgt = (erracc >> 24) & 255;
-        Weighted(xx0, yy0, c, 255 - wgt);
-        Weighted(xx0, y0p1, c, wgt);
+      const uint64_t adj = static_cast<uint32_t>(static_cast<uint32_t>((dy << 16) / dx) << 16);
+      // Step k draws on rows yy0 + wraps(k) and the one below, k = 1 .. dx - 1.
+      auto wraps = [adj](int64_t k) { return adj ? static_cast<int64_t>((k * adj) >> 32) : k; };
+      // The first step reaching row y0_ - 1 and the last not beyond y1_ - 1.
+      const int64_t m_lo = y0_ - 1 - yy0, m_hi = y1_ - 1 - yy0;
+      if (m_hi < 0) return;
+      int64_t k_lo = 1, k_hi = dx - 1;
+      if (m_lo > 0) k_lo = std::max<int64_t>(k_lo, adj ? ((m_lo << 32) + adj - 1) / adj : m_lo);
+      k_hi = std::min<int64_t>(k_hi, adj ? (((m_hi + 1) << 32) - 1) / adj : m_hi);
+      for (int64_t k = k_lo; k <= k_hi; ++k) {
+        const int y = yy0 + static_cast<int>(wraps(k));
+        const uint32_t wgt = adj ? (static_cast<uint32_t>(k * adj) >> 24) & 255 : 0;
+        const int x = xx0 + xdir * static_cast<int>(k);
+        Weighted(x, y, c, 255 - wgt);
+        Weighted(x, y + 1, c, wgt);
       }
     }
   }
 
   std::vector<uint8_t> planes_;
   std::vector<int32_t> ints_;
+  int y0_ = 0, y1_ = kBand;
 };
 
 }  // namespace envpool_x::box2d

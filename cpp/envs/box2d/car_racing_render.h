@@ -14,6 +14,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <vector>
 
 #include "envs/box2d/car_racing_raster.h"
 #include "envs/box2d/car_racing_scale.h"
@@ -48,7 +49,8 @@ class CarRacingRenderer {
     const Quad field = {{{b, b}, {b, -b}, {-b, -b}, {-b, b}}};
     // pygame starts from a black surface; once the background covers the
     // whole window (from the second frame on, in practice), nothing of it shows.
-    if (!CoversCanvas(field)) canvas_.Clear();
+    const bool clear = !CoversCanvas(field);
+    prims_.clear();
     Polygon(field, ToRgb(colors.bg), false);
     const double g = kPlayfield / 20.0;
     const Rgb grass = ToRgb(colors.grass);
@@ -66,7 +68,31 @@ class CarRacingRenderer {
     // Everything from here is drawn after gymnasium's flip: rows mirrored.
     DrawIndicators(sim.car());
     DrawScore(sim.total_reward());
-    shrinker_.Shrink(canvas_, obs);
+
+    // Every primitive, in order, band by band.
+    for (int y0 = 0; y0 < Canvas::kH; y0 += Canvas::kBand) {
+      canvas_.SetBand(y0);
+      if (clear) canvas_.Clear();
+      for (const Prim& p : prims_) {
+        if (p.ymax < y0 || p.ymin >= canvas_.band_end()) continue;
+        if (p.kind == Prim::kGfx) {
+          int16_t vx[4], vy[4];
+          for (int i = 0; i < 4; ++i) {
+            vx[i] = static_cast<int16_t>(p.x[i]);
+            vy[i] = static_cast<int16_t>(p.y[i]);
+          }
+          canvas_.GfxAaPolygon(vx, vy, 4, p.color);
+          canvas_.GfxFilledPolygon(vx, vy, 4, p.color);
+        } else if (p.kind == Prim::kDraw) {
+          canvas_.DrawPolygon(p.x, p.y, p.n, p.color);
+        } else {
+          const int top = std::max(p.ymin, y0), bottom = std::min(p.ymax, canvas_.band_end() - 1);
+          for (int y = top; y <= bottom; ++y) canvas_.Span(y, p.x[0], p.x[1], p.color);
+        }
+      }
+      shrinker_.ShrinkBand(canvas_);
+    }
+    shrinker_.Finish(obs);
   }
 
  private:
@@ -126,8 +152,19 @@ class CarRacingRenderer {
       vy[i] = static_cast<int16_t>(static_cast<long>(p[1]));
     }
     if (!near) return;
-    canvas_.GfxAaPolygon(vx, vy, 4, color);
-    canvas_.GfxFilledPolygon(vx, vy, 4, color);
+    Prim& p = prims_.emplace_back();
+    p.kind = Prim::kGfx;
+    p.n = 4;
+    p.color = color;
+    p.ymin = p.ymax = vy[0];
+    for (int i = 0; i < 4; ++i) {
+      p.x[i] = vx[i];
+      p.y[i] = vy[i];
+      p.ymin = std::min<int>(p.ymin, vy[i]);
+      p.ymax = std::max<int>(p.ymax, vy[i]);
+    }
+    --p.ymin;  // the outline's pixel pairs reach one row beyond
+    ++p.ymax;
   }
 
   // Whether the convex quad, as drawn, holds the window with 8 pixels to
@@ -159,13 +196,28 @@ class CarRacingRenderer {
 
   // draw.polygon of world points (float32, as b2Transform * vertex gives).
   void BodyPolygon(const b2Vec2* pts, int n, const Rgb& color) {
-    int px[8], py[8];
+    Prim& p = prims_.emplace_back();
+    p.kind = Prim::kDraw;
+    p.n = n;
+    p.color = color;
     for (int i = 0; i < n; ++i) {
-      const auto p = Screen(pts[i].x, pts[i].y);
-      px[i] = static_cast<int>(p[0]);
-      py[i] = static_cast<int>(p[1]);
+      const auto q = Screen(pts[i].x, pts[i].y);
+      p.x[i] = static_cast<int>(q[0]);
+      p.y[i] = static_cast<int>(q[1]);
     }
-    canvas_.DrawPolygon(px, py, n, color);
+    p.ymin = *std::min_element(p.y, p.y + n);
+    p.ymax = *std::max_element(p.y, p.y + n);
+  }
+
+  // Canvas rows row0..row1, columns x0..x1 (inclusive), opaque.
+  void Rows(int row0, int row1, int x0, int x1, const Rgb& color) {
+    Prim& p = prims_.emplace_back();
+    p.kind = Prim::kRows;
+    p.color = color;
+    p.x[0] = x0;
+    p.x[1] = x1;
+    p.ymin = std::min(row0, row1);
+    p.ymax = std::max(row0, row1);
   }
 
   // Car.draw without particles: wheels (black, with the grey tread band),
@@ -240,7 +292,7 @@ class CarRacingRenderer {
     const int ix0 = static_cast<int>(x0), ix1 = static_cast<int>(x1);
     int iy0 = static_cast<int>(y0), iy1 = static_cast<int>(y1);
     if (iy0 > iy1) std::swap(iy0, iy1);
-    for (int y = iy0; y <= iy1; ++y) canvas_.Span(Canvas::kH - 1 - y, ix0, ix1, c);
+    Rows(Canvas::kH - 1 - iy1, Canvas::kH - 1 - iy0, ix0, ix1, c);
   }
 
   // The score, f"{reward:04.0f}", centred at x = 60 after the flip, in
@@ -263,8 +315,7 @@ class CarRacingRenderer {
       const int mid = top + kHigh / 2 - kStroke / 2, bottom = top + kHigh - kStroke;
       const int right = left + kWide - kStroke;
       auto box = [&](int x0, int y0, int x1, int y1) {
-        for (int y = y0; y < y1; ++y)
-          canvas_.Span(Canvas::kH - 1 - y, x0, x1 - 1, Rgb{255, 255, 255});
+        Rows(Canvas::kH - y1, Canvas::kH - 1 - y0, x0, x1 - 1, Rgb{255, 255, 255});
       };
       if (seg & 0x01) box(left, top, left + kWide, top + kStroke);
       if (seg & 0x02) box(right, top, right + kStroke, mid + kStroke);
@@ -276,8 +327,18 @@ class CarRacingRenderer {
     }
   }
 
+  // What a frame draws, in gymnasium's order, before any of it is drawn.
+  struct Prim {
+    enum Kind { kGfx, kDraw, kRows } kind;  // gfxdraw polygon, draw.polygon, rows
+    int n = 0;
+    int x[8], y[8];
+    Rgb color;
+    int ymin, ymax;  // canvas rows it may touch
+  };
+
   Canvas canvas_;
   Shrinker shrinker_;
+  std::vector<Prim> prims_;
   double zoom_ = 0, tx_ = 0, ty_ = 0, sin_ = 0, cos_ = 1;
   int quarter_ = -1;
 };

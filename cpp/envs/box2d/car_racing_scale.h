@@ -5,7 +5,9 @@
 // ((4 * v * w) >> 16), and a sum becomes (sum * recip) >> 16 with
 // recip = 2^30 / space, space = 2^14 * src / dst; 16-bit lanes, results
 // saturated to 255. The boundaries are the same for every row (and column),
-// so they are worked out once.
+// so they are worked out once. The canvas is drawn a band of rows at a time
+// (car_racing_raster.h): each band is shrunk along x as soon as it is drawn,
+// while it is still in cache, and the shrink along y runs at the end.
 #pragma once
 
 #include <array>
@@ -64,15 +66,22 @@ class Shrinker {
 #endif
   }
 
-  // The canvas as gymnasium sees it after its vertical flip: destination
-  // row r reads canvas row kH - 1 - r. out: 96x96x3 (row, column, RGB).
-  void Shrink(const Canvas& canvas, uint8_t* out) const {
+  // Shrinks the canvas's current band of rows along x into the row store.
+  void ShrinkBand(const Canvas& canvas) {
+    for (int y = canvas.band_begin(); y < canvas.band_end(); ++y) {
+      for (int c = 0; c < 3; ++c) ShrinkRow(canvas.Row(c, y), rows_[y][c].data());
+    }
+  }
+
+  // The shrink along y, once every band is in: the canvas as gymnasium sees
+  // it after its vertical flip (destination row r reads canvas row
+  // kH - 1 - r). out: 96x96x3 (row, column, RGB).
+  void Finish(uint8_t* out) const {
     std::array<std::array<uint16_t, kOut>, 3> acc{};
-    std::array<std::array<uint16_t, kOut>, 3> row{};
     size_t next = 0;  // the next destination row
     const ShrinkPlan::Cell* cell = &yplan_.cells[0];
     for (int r = 0; r < Canvas::kH && next < yplan_.cells.size(); ++r) {
-      for (int c = 0; c < 3; ++c) ShrinkRow(canvas.Row(c, Canvas::kH - 1 - r), row[c].data());
+      const auto& row = rows_[Canvas::kH - 1 - r];
       if (r < cell->edge) {
         for (int c = 0; c < 3; ++c) {
           for (int j = 0; j < kOut; ++j) acc[c][j] = static_cast<uint16_t>(acc[c][j] + row[c][j]);
@@ -180,6 +189,9 @@ class Shrinker {
 #endif
 
   ShrinkPlan xplan_, yplan_;
+  // Every canvas row shrunk along x: [row][channel][column], below 256.
+  std::vector<std::array<std::array<uint16_t, kOut>, 3>> rows_ =
+      std::vector<std::array<std::array<uint16_t, kOut>, 3>>(Canvas::kH);
 };
 
 }  // namespace envpool_x::box2d
