@@ -10,8 +10,10 @@
 //   horizontal edges inside the polygon drawn separately;
 // - SDL_gfx's alpha blend for 32-bit surfaces, per channel
 //   d + floor((c - d) * a / 256).
-// Channels are kept as three planes (R, G, B); the shrink to 96x96 is in
-// car_racing_scale.h.
+// Channels are kept as three planes (R, G, B), a band of rows at a time (a
+// pixel depends only on the primitives that touch it, in order, so drawing
+// every primitive clipped to one band, then the next, gives the same frame);
+// the shrink to 96x96 is in car_racing_scale.h.
 #pragma once
 
 #include <algorithm>

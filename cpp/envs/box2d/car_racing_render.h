@@ -26,7 +26,7 @@ class CarRacingRenderer {
  public:
   static constexpr int kObs = Shrinker::kOut;
 
-  // One canvas per thread: 2.4 MB, redrawn whole for every frame.
+  // One renderer per thread (a 0.3 MB band, 0.45 MB of shrunk rows).
   static void Draw(const CarRacingSim& sim, uint8_t* obs) {
     static thread_local CarRacingRenderer renderer;
     renderer.Render(sim, obs);
