@@ -19,7 +19,10 @@ import numpy as np
 import pytest
 
 from envpool_x import _core
+from envpool_x.families.box2d import BUILD_HINT, has_box2d
 from test_box2d_lunar import RecordingGenerator
+
+pytestmark = pytest.mark.skipif(not has_box2d(), reason=BUILD_HINT)
 
 pytest.importorskip("pygame", reason='gymnasium\'s CarRacing needs pip install "pygame"')
 car_racing = pytest.importorskip(

@@ -8,6 +8,9 @@ import numpy as np
 import pytest
 
 import envpool_x
+from envpool_x.families.box2d import BUILD_HINT, has_box2d
+
+pytestmark = pytest.mark.skipif(not has_box2d(), reason=BUILD_HINT)
 
 
 def _rollout(task: str, num_threads: int, steps: int = 60, **kwargs: object) -> np.ndarray:
