@@ -11,13 +11,13 @@ void BindClassicControl(py::module_& m);
 void BindTesting(py::module_& m);
 void BindToyText(py::module_& m);
 void BindCombinatorial(py::module_& m);
-void BindMiniGrid(py::module_& m);  // cpp/bindings/minigrid.cpp
-void BindBabyAI(py::module_& m);    // cpp/bindings/babyai.cpp
+void BindMiniGrid(py::module_& m);  // cpp/bindings/minigrid.cpp, with ENVPOOL_X_GRID_WORLDS
+void BindBabyAI(py::module_& m);    // cpp/bindings/babyai.cpp, with ENVPOOL_X_GRID_WORLDS
 // cpp/bindings/multi_agent.cpp: WarpDrive's Tag envs.
 void BindMultiAgent(py::module_& m);
 void BindAtari(py::module_& m);   // cpp/bindings/atari.cpp, with ENVPOOL_X_ATARI
 void BindMujoco(py::module_& m);  // cpp/bindings/mujoco.cpp, with ENVPOOL_X_MUJOCO
-void BindDmc(py::module_& m);     // cpp/bindings/dmc.cpp, with ENVPOOL_X_MUJOCO
+void BindDmc(py::module_& m);     // cpp/bindings/dmc.cpp, with ENVPOOL_X_DMC
 void BindBox2d(py::module_& m);   // cpp/bindings/box2d.cpp, with ENVPOOL_X_BOX2D
 void BindXla(py::module_& m);     // cpp/bindings/xla.cpp, when XLA's FFI headers were found
 // cpp/bindings/batched.cpp: the GPU path (and its host loop, device="cpu-reference").
@@ -34,8 +34,6 @@ PYBIND11_MODULE(_core, m) {
   envpool_x::BindClassicControl(m);
   envpool_x::BindToyText(m);
   envpool_x::BindCombinatorial(m);
-  envpool_x::BindMiniGrid(m);
-  envpool_x::BindBabyAI(m);
   envpool_x::BindMultiAgent(m);
   envpool_x::BindTesting(m);
   envpool_x::BindBatched(m);
@@ -46,7 +44,13 @@ PYBIND11_MODULE(_core, m) {
 #endif
 #ifdef ENVPOOL_X_WITH_MUJOCO
   envpool_x::BindMujoco(m);
+#endif
+#ifdef ENVPOOL_X_WITH_DMC
   envpool_x::BindDmc(m);
+#endif
+#ifdef ENVPOOL_X_WITH_GRID_WORLDS
+  envpool_x::BindMiniGrid(m);
+  envpool_x::BindBabyAI(m);
 #endif
 #ifdef ENVPOOL_X_WITH_BOX2D
   envpool_x::BindBox2d(m);

@@ -140,6 +140,19 @@ def note_not_built(task_ids: Iterable[str], hint: str) -> None:
         _NOT_BUILT[task_id] = hint
 
 
+def register_if_built(built: bool, hint: str) -> Callable[..., None]:
+    """A family's ``register``: :func:`register` when this build includes the
+    family, else a function that only notes each id as not built (looking one
+    up then raises a KeyError carrying ``hint``)."""
+    if built:
+        return register
+
+    def note(task_id: str, *args: Any, **kwargs: Any) -> None:
+        note_not_built([task_id], hint)
+
+    return note
+
+
 def list_all_envs() -> list[str]:
     """Return every registered task id, in registration order."""
     return list(_REGISTRY)

@@ -16,9 +16,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from envpool_x.registration import register
+from envpool_x.families.minigrid import BUILD_HINT, has_grid_worlds
+from envpool_x.registration import register_if_built
 
 FAMILY = "babyai"
+register = register_if_built(has_grid_worlds(), BUILD_HINT)
 #: The most navigations an instruction needs (a sequence of two conjunctions
 #: of put-next clauses): the outer time limit of levels without their own.
 MAX_NAVS = 8

@@ -26,7 +26,7 @@ from typing import Any
 
 from envpool_x import _core
 from envpool_x.families.mujoco import drop_default_timer
-from envpool_x.registration import register
+from envpool_x.registration import register_if_built
 
 #: The dm-control release whose tasks these reproduce (its suite is the test oracle).
 DM_CONTROL_VERSION = "1.0.50"
@@ -140,11 +140,21 @@ def _resolver(domain: str) -> Any:
     return resolve
 
 
+#: How to get the family when this build lacks it.
+BUILD_HINT = (
+    "this envpool_x was built without the DeepMind Control tasks (ENVPOOL_X_DMC=OFF or "
+    "ENVPOOL_X_MUJOCO=OFF): rebuild with both on "
+    "(pip: --config-settings=cmake.define.ENVPOOL_X_DMC=ON)"
+)
+
+
 def register_dmc_tasks() -> None:
-    """Register ``<Domain><Task>-v1`` for every DeepMind Control task of this build."""
+    """Register ``<Domain><Task>-v1`` for every DeepMind Control task; in a build
+    without the family (a CMake option), making one says how to get it."""
+    add = register_if_built(has_dmc(), BUILD_HINT)
     for domain, prefix, pool, tasks in DOMAINS:
         for task in tasks:
-            register(
+            add(
                 task_id(prefix, task),
                 pool,
                 "dmc",
@@ -154,6 +164,4 @@ def register_dmc_tasks() -> None:
             )
 
 
-# The family is optional at build time (a CMake option).
-if hasattr(_core, "dmc_add_model"):
-    register_dmc_tasks()
+register_dmc_tasks()

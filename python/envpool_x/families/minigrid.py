@@ -13,9 +13,24 @@ from __future__ import annotations
 
 import numpy as np
 
-from envpool_x.registration import register
+from envpool_x import _core
+from envpool_x.registration import register_if_built
 
 FAMILY = "minigrid"
+#: How to get MiniGrid and BabyAI when this build lacks them.
+BUILD_HINT = (
+    "this envpool_x was built without the grid worlds (ENVPOOL_X_GRID_WORLDS=OFF): rebuild "
+    "with -DENVPOOL_X_GRID_WORLDS=ON (pip: --config-settings=cmake.define.ENVPOOL_X_GRID_WORLDS=ON)"
+)
+
+
+def has_grid_worlds() -> bool:
+    """Return True if this build of envpool_x includes MiniGrid and BabyAI."""
+    return hasattr(_core, "BabyAI")
+
+
+# Optional at build time (a CMake option): without it, making an id says how to get it.
+register = register_if_built(has_grid_worlds(), BUILD_HINT)
 #: EnvPool's agent_start_pos for "random start".
 RANDOM_START = (-1, -1)
 
