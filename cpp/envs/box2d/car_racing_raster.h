@@ -21,6 +21,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <utility>
 #include <vector>
 
 #if defined(__SSE2__)
@@ -94,6 +95,35 @@ class Canvas {
 
   // gfxdraw.filled_polygon: vertices already converted to Sint16.
   void GfxFilledPolygon(const int16_t* vx, const int16_t* vy, int n, const Rgb& c) {
+    GfxSpans(vx, vy, n);
+    for (const RowSpan& r : spans_) Span(r.y, r.a, r.b, c);
+  }
+
+  // aapolygon then filled_polygon, as _draw_colored_polygon draws them. The
+  // outline's pixels that the fill covers right after are not drawn: the
+  // fill's opaque colour replaces whatever they were.
+  void GfxPolygon(const int16_t* vx, const int16_t* vy, int n, const Rgb& c) {
+    if (n < 3) return;
+    GfxSpans(vx, vy, n);
+    cover_.fill({1, 0});  // empty
+    int last = -1;
+    for (const RowSpan& r : spans_) {
+      auto& cv = cover_[r.y - y0_];
+      // A row with several spans (not a convex polygon's) skips nothing.
+      cv = r.y == last ? std::pair<int, int>{1, 0}
+                       : std::pair<int, int>{std::min<int>(r.a, r.b), std::max<int>(r.a, r.b)};
+      last = r.y;
+    }
+    skip_covered_ = true;
+    GfxAaPolygon(vx, vy, n, c);
+    skip_covered_ = false;
+    for (const RowSpan& r : spans_) Span(r.y, r.a, r.b, c);
+  }
+
+  // filled_polygon's spans in the band: SDL_gfx's crossings per row (16.16
+  // fixed point), sorted, paired, each rounded inward by one unit.
+  void GfxSpans(const int16_t* vx, const int16_t* vy, int n) {
+    spans_.clear();
     if (n < 3) return;
     int miny = vy[0], maxy = vy[0];
     for (int i = 1; i < n; ++i) {
@@ -133,7 +163,8 @@ class Canvas {
         xa = (xa >> 16) + ((xa & 32768) >> 15);
         int xb = ints_[i + 1] - 1;
         xb = (xb >> 16) + ((xb & 32768) >> 15);
-        Span(y, static_cast<int16_t>(xa), static_cast<int16_t>(xb), c);
+        // hlineColor takes Sint16 ends and swaps them when out of order.
+        spans_.push_back(RowSpan{y, static_cast<int16_t>(xa), static_cast<int16_t>(xb)});
       }
     }
   }
@@ -243,7 +274,14 @@ class Canvas {
 
   // A weighted pixel: alpha = (255 * weight) >> 8, always blended.
   void Weighted(int x, int y, const Rgb& c, uint32_t weight) {
-    Blend(x, y, c, static_cast<int>((255u * weight) >> 8));
+    AaPixel(x, y, c, static_cast<int>((255u * weight) >> 8));
+  }
+  void AaPixel(int x, int y, const Rgb& c, int alpha) {
+    if (skip_covered_ && y >= y0_ && y < y1_) {
+      const auto& cv = cover_[y - y0_];
+      if (cv.first <= x && x <= cv.second) return;
+    }
+    Blend(x, y, c, alpha);
   }
 
   // SDL_gfx's anti-aliased line without its end point, the part of it in
@@ -280,7 +318,7 @@ class Canvas {
       xdir = -1;
       dx = -dx;
     }
-    Blend(x1, y1, c, 255);
+    AaPixel(x1, y1, c, 255);
     if (dy > dx) {
       const uint64_t adj = static_cast<uint32_t>(static_cast<uint32_t>((dx << 16) / dy) << 16);
       // Step k draws on row yy0 + k, k = 1 .. dy - 1.
@@ -312,8 +350,15 @@ class Canvas {
     }
   }
 
+  struct RowSpan {
+    int y;
+    int16_t a, b;
+  };
   std::vector<uint8_t> planes_;
   std::vector<int32_t> ints_;
+  std::vector<RowSpan> spans_;
+  std::array<std::pair<int, int>, kBand> cover_{};  // per band row: the fill's columns
+  bool skip_covered_ = false;
   int y0_ = 0, y1_ = kBand;
 };
 

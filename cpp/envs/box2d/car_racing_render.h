@@ -14,6 +14,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <memory>
 #include <vector>
 
 #include "envs/box2d/car_racing_raster.h"
@@ -28,8 +29,15 @@ class CarRacingRenderer {
 
   // One renderer per thread (a 0.3 MB band, 0.45 MB of shrunk rows).
   static void Draw(const CarRacingSim& sim, uint8_t* obs) {
-    static thread_local CarRacingRenderer renderer;
-    renderer.Render(sim, obs);
+    // Looked up once: in a shared library every use of a thread_local may
+    // cost a __tls_get_addr call, and Render inlined here would use it often.
+    static thread_local std::unique_ptr<CarRacingRenderer> renderer;
+    CarRacingRenderer* r = renderer.get();
+    if (r == nullptr) {
+      renderer = std::make_unique<CarRacingRenderer>();
+      r = renderer.get();
+    }
+    r->Render(sim, obs);
   }
 
   void Render(const CarRacingSim& sim, uint8_t* obs) {
@@ -81,8 +89,7 @@ class CarRacingRenderer {
             vx[i] = static_cast<int16_t>(p.x[i]);
             vy[i] = static_cast<int16_t>(p.y[i]);
           }
-          canvas_.GfxAaPolygon(vx, vy, 4, p.color);
-          canvas_.GfxFilledPolygon(vx, vy, 4, p.color);
+          canvas_.GfxPolygon(vx, vy, 4, p.color);
         } else if (p.kind == Prim::kDraw) {
           canvas_.DrawPolygon(p.x, p.y, p.n, p.color);
         } else {

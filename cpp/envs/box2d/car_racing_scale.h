@@ -139,9 +139,6 @@ class Shrinker {
   // Every cell has 8 to 15 whole pixels (9 or 10 for 1000 -> 96): a SAD of
   // its first 8 bytes, one of the next 8 masked to the rest, and one masked
   // to the boundary pixel; two cells share each SAD (one per 64-bit lane).
-  static __m128i Load8(const uint8_t* p) {
-    return _mm_loadl_epi64(reinterpret_cast<const __m128i*>(p));
-  }
   // Four vectors of two lane sums (cells j..j+7) -> eight 16-bit lanes.
   static __m128i Gather(__m128i a, __m128i b, __m128i c, __m128i d) {
     return _mm_packs_epi32(_mm_packs_epi32(a, b), _mm_packs_epi32(c, d));
@@ -155,9 +152,9 @@ class Shrinker {
       __m128i sums[4], edges[4];
       for (int k = 0; k < 4; ++k) {
         const int a = j + 2 * k, b = a + 1;
-        const __m128i head = _mm_unpacklo_epi64(Load8(src + begin_[a]), Load8(src + begin_[b]));
-        const __m128i tail =
-            _mm_unpacklo_epi64(Load8(src + begin_[a] + 8), Load8(src + begin_[b] + 8));
+        const __m128i va = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + begin_[a]));
+        const __m128i vb = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + begin_[b]));
+        const __m128i head = _mm_unpacklo_epi64(va, vb), tail = _mm_unpackhi_epi64(va, vb);
         sums[k] = _mm_add_epi64(_mm_sad_epu8(head, zero),
                                 _mm_sad_epu8(_mm_and_si128(tail, tail_mask_[a / 2]), zero));
         edges[k] = _mm_sad_epu8(_mm_and_si128(tail, edge_mask_[a / 2]), zero);
