@@ -92,8 +92,9 @@ def measured_copy_bandwidth(torch, device: str) -> float:
     return best
 
 
-def time_steps(step, sync, seconds: float) -> float:
-    """Steps/s of `step()` (one batched step) over about `seconds`."""
+def time_steps(step, sync, seconds: float, max_calls: int = 1 << 16) -> float:
+    """Calls of `step()` (one batched step) per second over about `seconds`, after one
+    warm-up call; at most `max_calls` calls in the timed run."""
     step()
     sync()
     n = 1
@@ -103,7 +104,7 @@ def time_steps(step, sync, seconds: float) -> float:
             step()
         sync()
         dt = time.perf_counter() - t0
-        if dt >= seconds or n >= 1 << 16:
+        if dt >= seconds or n >= max_calls:
             return n / dt
         n = max(n * 2, int(n * seconds / max(dt, 1e-6)))
 

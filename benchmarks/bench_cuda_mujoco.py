@@ -28,11 +28,13 @@ import importlib
 import statistics
 import sys
 import time
-from importlib import metadata
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_cuda import time_steps, version  # noqa: E402
 
 TASKS = ("Ant-v5", "Humanoid-v5")
 TARGET_RAW, TARGET_BRAX = 0.85, 2.0
@@ -93,29 +95,6 @@ def missing_peers(args: argparse.Namespace) -> list[str]:
             else:  # --smoke does not run Brax: say so, go on
                 print(f"bench_cuda_mujoco --smoke: {why}", file=sys.stderr)
     return out
-
-
-def version(pkg: str) -> str:
-    try:
-        return metadata.version(pkg)
-    except metadata.PackageNotFoundError:
-        return "not installed"
-
-
-def time_steps(step: Any, sync: Any, seconds: float) -> float:
-    """Calls of ``step`` per second over about ``seconds`` (after one warm-up call)."""
-    step()
-    sync()
-    n = 1
-    while True:
-        t0 = time.perf_counter()
-        for _ in range(n):
-            step()
-        sync()
-        dt = time.perf_counter() - t0
-        if dt >= seconds or n >= 1 << 14:
-            return n / dt
-        n = max(n * 2, int(n * seconds / max(dt, 1e-6)))
 
 
 class Runner:
@@ -233,7 +212,9 @@ def measure(envpool_x: Any, torch: Any, task: str, k: int, args: Any) -> dict[st
     rates: dict[str, list[float]] = {name: [] for name in runners}
     for _ in range(args.rounds):
         for name, r in runners.items():
-            rates[name].append(time_steps(r.step, r.sync, args.seconds) * r.per_call)
+            rates[name].append(
+                time_steps(r.step, r.sync, args.seconds, max_calls=1 << 14) * r.per_call
+            )
     for r in runners.values():
         r.close()
     for name in ("ours", "raw", "brax", "cpu"):
