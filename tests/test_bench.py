@@ -127,3 +127,27 @@ def test_scaling_benchmark_smoke_run_writes_its_section(tmp_path):
     for row in rows:
         ours = float(row.split("|")[5].replace(",", ""))
         assert math.isfinite(ours) and ours > 0
+
+
+def test_mujoco_gpu_benchmark_smoke_run_prints_every_column():
+    """benchmarks/bench_cuda_mujoco.py --smoke runs end to end on warp's CPU device
+    (the GPU run needs a GPU machine; this checks the script and its table)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    pytest.importorskip("mujoco_warp")
+    script = Path(__file__).parents[1] / "benchmarks" / "bench_cuda_mujoco.py"
+    proc = subprocess.run(
+        [sys.executable, str(script), "--smoke"], capture_output=True, text=True, timeout=600
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    header = next(line for line in proc.stdout.splitlines() if line.startswith("| num_envs"))
+    assert "raw / frame_skip" in header and "cpu engine" in header
+    rows = [line for line in proc.stdout.splitlines() if line.startswith("| 2^")]
+    assert rows, proc.stdout
+    for row in rows:
+        ours = float(row.split("|")[2].replace(",", ""))
+        assert math.isfinite(ours) and ours > 0
+    for task in ("Ant-v5", "Humanoid-v5"):
+        assert f"PPO-style rollout ({task}" in proc.stdout
