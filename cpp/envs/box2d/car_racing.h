@@ -19,7 +19,7 @@ namespace envpool_x::box2d {
 class CarRacing {
  public:
   static constexpr const char* kName = "CarRacing";
-  static constexpr bool kCheap = false;  // a frame costs about a millisecond
+  static constexpr bool kCheap = false;  // a step (its frame) costs about 0.3 ms
   static constexpr int kRenderHeight = CarRacingRenderer::kObs;
   static constexpr int kRenderWidth = CarRacingRenderer::kObs;
 
