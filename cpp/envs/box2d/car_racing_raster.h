@@ -93,15 +93,10 @@ class Canvas {
     }
   }
 
-  // gfxdraw.filled_polygon: vertices already converted to Sint16.
-  void GfxFilledPolygon(const int16_t* vx, const int16_t* vy, int n, const Rgb& c) {
-    GfxSpans(vx, vy, n);
-    for (const RowSpan& r : spans_) Span(r.y, r.a, r.b, c);
-  }
-
-  // aapolygon then filled_polygon, as _draw_colored_polygon draws them. The
-  // outline's pixels that the fill covers right after are not drawn: the
-  // fill's opaque colour replaces whatever they were.
+  // gfxdraw.aapolygon then gfxdraw.filled_polygon, as _draw_colored_polygon
+  // draws them (vertices already converted to Sint16). The outline's pixels
+  // that the fill covers right after are not drawn: the fill's opaque colour
+  // replaces whatever they were.
   void GfxPolygon(const int16_t* vx, const int16_t* vy, int n, const Rgb& c) {
     if (n < 3) return;
     GfxSpans(vx, vy, n);
