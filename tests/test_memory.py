@@ -71,6 +71,8 @@ _SIZES = [
     # Small DMC pools grow less (about 95 KiB per env at 256 envs, where glibc
     # places the 14 MB mjData arenas differently): the estimate is high there.
     ("CheetahRun-v1", [1024, 2048]),
+    ("LunarLander-v3", [64, 512]),
+    ("CarRacing-v3", [64, 512]),
 ]
 
 
