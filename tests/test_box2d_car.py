@@ -136,11 +136,13 @@ class Episode:
         return obs
 
     def step(self, action: Any, where: str) -> tuple[np.ndarray, float, bool]:
-        obs, reward, terminated, truncated, _ = self.env.step(action)
+        obs, reward, terminated, truncated, info = self.env.step(action)
         assert not truncated
         ours = [float(action), 0.0, 0.0] if isinstance(action, int) else action.tolist()
         our_reward, our_terminated = self.sim.step(ours)
         assert (our_reward, our_terminated) == (float(reward), terminated), where
+        # gymnasium says lap_finished only when the episode ends; ours is a column.
+        assert self.sim.lap_finished == info.get("lap_finished", False), where
         self.check(obs, where)
         return obs, float(reward), terminated
 
@@ -224,7 +226,7 @@ def test_lap_completion_and_the_tile_count() -> None:
     ep.reset()
     assert ep.sim.new_lap and ep.env.new_lap
     _, _, terminated = ep.step(np.zeros(3, np.float32), "lap 0.0")
-    assert terminated
+    assert terminated and ep.sim.lap_finished
     # Every tile but tile 2 marked visited (the hook, and gymnasium's own
     # attributes): driving on, the last new tile ends the episode.
     ep = Episode(seed=6)
@@ -240,7 +242,7 @@ def test_lap_completion_and_the_tile_count() -> None:
         rewards.append(reward)
         if terminated:
             break
-    assert terminated and ep.env.tile_visited_count == len(ep.env.track)
+    assert terminated and ep.env.tile_visited_count == len(ep.env.track) and ep.sim.lap_finished
     assert rewards[-1] == pytest.approx(1000.0 / len(ep.env.track) - 0.1)
     assert not ep.sim.new_lap
 
@@ -256,5 +258,5 @@ def test_leaving_the_playfield_costs_100() -> None:
         if terminated:
             break
     x, y = ep.env.car.hull.position
-    assert terminated and reward == -100.0
+    assert terminated and reward == -100.0 and not ep.sim.lap_finished
     assert max(abs(x), abs(y)) > 2000 / 6.0

@@ -35,8 +35,11 @@ def test_ids_spaces_and_front_ends() -> None:
         assert env.single_observation_space.dtype == np.uint8
         np.testing.assert_array_equal(env.single_action_space.low, [-1, 0, 0])
         np.testing.assert_array_equal(env.single_action_space.high, [1, 1, 1])
-        obs, _ = env.reset()
+        obs, info = env.reset()
         assert obs.shape == (2, 96, 96, 3) and obs.dtype == np.uint8
+        assert info["lap_finished"].dtype == np.bool_ and not info["lap_finished"].any()
+        _, _, terminated, _, info = env.step(np.zeros((2, 3), np.float32))
+        assert not (terminated | info["lap_finished"]).any()
     disc = envpool_x.make_gymnasium("CarRacing-v3", num_envs=2, continuous=False)
     assert disc.single_action_space.n == 5
     gym_env = envpool_x.make_gym("CarRacing-v3", num_envs=2, seed=1)

@@ -151,6 +151,7 @@ void BindBox2d(py::module_& m) {
       .def_property_readonly("reward", &CarRacingSim::total_reward)
       .def_property_readonly("tile_visited_count", &CarRacingSim::tile_visited_count)
       .def_property_readonly("new_lap", &CarRacingSim::new_lap)
+      .def_property_readonly("lap_finished", &CarRacingSim::lap_finished)
       .def_property_readonly("track_attempts", &CarRacingSim::track_attempts);
 }
 

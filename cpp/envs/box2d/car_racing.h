@@ -44,6 +44,9 @@ class CarRacing {
     constexpr int n = CarRacingRenderer::kObs;
     EnvSpec spec;
     spec.obs.push_back(ArraySpec{"obs", DType::kUInt8, {n, n, 3}, {0.0}, {255.0}});
+    // gymnasium's info["lap_finished"], as a column: True where the step ended
+    // the episode by finishing the lap.
+    spec.info.push_back(ArraySpec{"lap_finished", DType::kBool, {}, {}, {}});
     if (p.continuous) {
       spec.action.discrete = false;  // steer, gas, brake
       spec.action.box =
@@ -58,7 +61,8 @@ class CarRacing {
   CarRacing(const Config& config, const EnvSpec& spec)
       : params_(Params(config)),
         sim_(std::make_unique<CarRacingSim>(params_)),
-        obs_(ObsField<uint8_t>(spec, "obs")) {}
+        obs_(ObsField<uint8_t>(spec, "obs")),
+        lap_finished_(InfoField<bool>(spec, "lap_finished")) {}
 
   void Reset(Rng& rng, const StepOutput& out) {
     RngDraws draws(rng);
@@ -66,6 +70,7 @@ class CarRacing {
     double reward;
     bool terminated;
     sim_->Step(nullptr, &reward, &terminated);
+    *out[lap_finished_] = false;
     CarRacingRenderer::Draw(*sim_, out[obs_]);
   }
 
@@ -79,6 +84,7 @@ class CarRacing {
     double reward;
     sim_->Step(a, &reward, out.terminated);
     *out.reward = static_cast<float>(reward);
+    *out[lap_finished_] = sim_->lap_finished();
     CarRacingRenderer::Draw(*sim_, out[obs_]);
   }
 
@@ -99,6 +105,7 @@ class CarRacing {
   // Box2D keeps a pointer to the sim (its contact listener): one address.
   std::unique_ptr<CarRacingSim> sim_;
   OutputField<uint8_t> obs_;
+  OutputField<bool> lap_finished_;
 };
 
 }  // namespace envpool_x::box2d

@@ -94,18 +94,22 @@ class CarRacingSim : public b2ContactListener {
 
     double step_reward = 0;
     bool done = false;
+    bool lap_finished = false;
     if (action != nullptr) {
       reward_ -= 0.1;
       step_reward = reward_ - prev_reward_;
       prev_reward_ = reward_;
       if (tile_visited_count_ == static_cast<int>(track_.track.size()) || new_lap_) done = true;
+      lap_finished = done;
       const b2Vec2 pos = car_.hull->GetPosition();
       if (std::fabs(static_cast<double>(pos.x)) > car_racing::kPlayfield ||
           std::fabs(static_cast<double>(pos.y)) > car_racing::kPlayfield) {
         done = true;
+        lap_finished = false;  // gymnasium's info says False when both hold
         step_reward = -100;
       }
     }
+    lap_finished_ = lap_finished;
     *reward = step_reward;
     *terminated = done;
   }
@@ -134,6 +138,9 @@ class CarRacingSim : public b2ContactListener {
   double total_reward() const { return reward_; }
   int tile_visited_count() const { return tile_visited_count_; }
   bool new_lap() const { return new_lap_; }
+  // The last step ended the episode by finishing the lap (gymnasium's
+  // info["lap_finished"] when it terminates; False on the playfield's edge).
+  bool lap_finished() const { return lap_finished_; }
   int track_attempts() const { return track_.attempts; }
 
  private:
@@ -199,7 +206,7 @@ class CarRacingSim : public b2ContactListener {
   CarTrack track_;
   Car car_;
   std::vector<Tile> tiles_;
-  bool built_ = false, destroying_ = false, new_lap_ = false;
+  bool built_ = false, destroying_ = false, new_lap_ = false, lap_finished_ = false;
   double reward_ = 0, prev_reward_ = 0, t_ = 0;
   int tile_visited_count_ = 0;
 };
