@@ -165,7 +165,14 @@ void DefPoolMethods(py::class_<P>& cls) {
                              })
       .def("render", static_cast<decltype(&PyPool::Render)>(&PyPool::Render),
            py::arg("env_id") = py::none())
-      .def("set_state", static_cast<decltype(&PyPool::SetState)>(&PyPool::SetState));
+      .def("set_state", static_cast<decltype(&PyPool::SetState)>(&PyPool::SetState))
+      .def("profile_rounds", static_cast<decltype(&PyPool::ProfileRounds)>(&PyPool::ProfileRounds),
+           py::arg("on") = true,
+           "Starts (on=True) or stops timing the sync rounds; either way the totals restart.")
+      .def("round_profile",
+           static_cast<decltype(&PyPool::RoundProfileSummary)>(&PyPool::RoundProfileSummary),
+           "Mean microseconds per round of each part of the rounds timed so far "
+           "(core/round_profile.h).");
 }
 
 }  // namespace envpool_x

@@ -6,6 +6,7 @@
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <memory>
@@ -42,6 +43,10 @@ class PyPool {
   py::array_t<uint8_t> Render(const py::object& env_id);
   void SetState(int env_id,
                 const py::array_t<double, py::array::c_style | py::array::forcecast>& a);
+  // Timing of sync rounds (core/round_profile.h): starts or stops recording,
+  // and the mean microseconds per round of each part so far.
+  void ProfileRounds(bool on);
+  py::dict RoundProfileSummary();
 
   // Two callers on one env would interleave sends and receives: the second
   // is refused instead of corrupting results.
@@ -61,6 +66,7 @@ class PyPool {
   const std::vector<int32_t>& Ids(const py::object& env_id);
   void StoreActions(const py::object& action, const std::vector<int32_t>& ids);
   py::array OutputArray(int rows, int field);
+  py::array ReusableArray(int rows, int field);
   py::array Column(const Batch& b, int field);
   py::tuple RecvLocked(bool help);
 
@@ -69,8 +75,12 @@ class PyPool {
   uint32_t handle_ = 0;                  // in PoolRegistry; 0: not registered
   std::vector<py::dtype> dtypes_;        // per field
   std::vector<py::array> round_arrays_;  // outputs the envs write to directly
-  std::vector<py::str> names_;           // per field, without the "final_obs/" prefix
+  // Per field, the last two results' arrays (for reuse) and which is newer.
+  std::vector<std::array<py::array, 2>> kept_arrays_;
+  std::vector<int> newest_kept_;
+  std::vector<py::str> names_;  // per field, without the "final_obs/" prefix
   std::vector<py::str> mask_names_;
+  std::vector<int32_t> narrow_;  // discrete actions given in a wider dtype
 };
 
 }  // namespace envpool_x

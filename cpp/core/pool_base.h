@@ -29,6 +29,7 @@
 #include "core/action_check.h"
 #include "core/env_ids.h"
 #include "core/errors.h"
+#include "core/in_flight.h"
 #include "core/scheduler.h"
 
 namespace envpool_x {
@@ -51,9 +52,9 @@ class PoolBase : public Scheduler {
   static constexpr size_t kInlineCheapEnvs = 128;
 
   PoolBase(const EnvSpec& spec, const PoolOptions& opt)
-      : Scheduler(spec, CheckedPoolOptions(spec, opt)), ids_(opt.num_envs) {
-    caller_.resize(opt_.num_envs);
-  }
+      : Scheduler(spec, CheckedPoolOptions(spec, opt)),
+        ids_(opt.num_envs),
+        in_flight_(opt.num_envs) {}
 
   virtual ~PoolBase() { Close(); }
 
@@ -71,9 +72,10 @@ class PoolBase : public Scheduler {
       Chunk value;
     };
     int64_t b = 0;
-    b += n * static_cast<int64_t>(sizeof(EnvState) + sizeof(CallerState));     // states_, caller_
-    b += n * 2 * static_cast<int64_t>(sizeof(int32_t)) + batch_size * 4;       // ids_
-    b += n * kNumSharings * static_cast<int64_t>(sizeof(uint16_t));            // owners_
+    b += n * (static_cast<int64_t>(sizeof(EnvState)) +
+              InFlightEnvs::kBytesPerEnv);                                // states_, in_flight_
+    b += n * 2 * static_cast<int64_t>(sizeof(int32_t)) + batch_size * 4;  // ids_
+    b += n * kNumSharings * static_cast<int64_t>(sizeof(uint16_t));       // owners_
     b += (num_threads + 1) * cells * static_cast<int64_t>(sizeof(QueueCell));  // queues_
     b += n * (action_bytes + static_cast<int64_t>(sizeof(uint64_t)));  // actions_, env_seeds
     b += n * static_cast<int64_t>(sizeof(void*));                      // EnvPool's env_at_
@@ -185,6 +187,7 @@ class PoolBase : public Scheduler {
         throw StateError("recv() with nothing in flight: send() or async_reset() first");
       }
       WaitUntil([this] { return done_.load(std::memory_order_acquire) >= sent_; }, help);
+      round_profile().MarkDone();
       batch.count = pending_;
       for (size_t f = 0; f < num_fields; ++f) batch.data[f] = rows_.Current(f);
       // The round is over: later rounds write to the pool's own buffers again.
@@ -208,10 +211,10 @@ class PoolBase : public Scheduler {
     }
     // These envs are free again.
     if (ordered_) {
-      if (++round_ == 0) ResetRounds();
+      in_flight_.EndRound();
     } else {
       const int32_t* ids = reinterpret_cast<const int32_t*>(batch.data[layout().env_id]);
-      for (int s = 0; s < batch.count; ++s) caller_[ids[s]].round = 0;
+      for (int s = 0; s < batch.count; ++s) in_flight_.Free(ids[s]);
     }
     ThrowRecordedError();
     return batch;
@@ -264,20 +267,12 @@ class PoolBase : public Scheduler {
   virtual void DoSetState(int env_id, const std::vector<double>& s) = 0;
 
  private:
-  // Only touched by the caller thread. An env is in flight while its round
-  // equals round_: ending an ordered round (++round_) frees all its envs at
-  // once; in first-finished mode each received env gets round 0.
-  struct CallerState {
-    uint32_t round = 0;
-    bool started = false;
-  };
-
   // The common full step: every env, in order. Checks in bulk (loops the
   // compiler vectorises) and copies the actions with one memcpy. Returns false
   // when something is wrong; the per-env path then finds it and says what.
   bool StoreAllActions(const void* actions) {
     const int64_t n = opt_.num_envs;
-    if (pending_ != 0 || num_started_ != n) return false;
+    if (pending_ != 0 || !in_flight_.all_started()) return false;
     if (opt_.autoreset == AutoresetMode::kDisabled) {
       for (const EnvState& s : states_) {
         if (s.done) return false;
@@ -305,22 +300,20 @@ class PoolBase : public Scheduler {
   }
 
   void CheckIdleOne(int32_t id, bool stepping) const {
-    const CallerState& c = caller_[id];
     // states_[id].done was written by the worker before this env's result
     // was received, so reading it here is ordered after that write.
-    bool busy = c.round == round_;
-    bool bad_step = stepping && (!c.started ||
+    bool busy = in_flight_.busy(id);
+    bool bad_step = stepping && (!in_flight_.started(id) ||
                                  (opt_.autoreset == AutoresetMode::kDisabled && states_[id].done));
     if (busy || bad_step) ThrowNotIdle(id, stepping);
   }
 
   [[noreturn, gnu::noinline, gnu::cold]] void ThrowNotIdle(int32_t id, bool stepping) const {
-    const CallerState& c = caller_[id];
-    if (c.round == round_) {
+    if (in_flight_.busy(id)) {
       throw StateError("env " + std::to_string(id) +
                        " already has work in flight; recv() its result before sending to it");
     }
-    if (stepping && !c.started) {
+    if (stepping && !in_flight_.started(id)) {
       throw StateError("env " + std::to_string(id) +
                        " has not been reset; call reset() (or async_reset()) before stepping");
     }
@@ -335,16 +328,9 @@ class PoolBase : public Scheduler {
       throw ValueError("env_id " + std::to_string(env_id) + " is out of range [0, " +
                        std::to_string(opt_.num_envs) + ")");
     }
-    if (caller_[env_id].round == round_) {
+    if (in_flight_.busy(env_id)) {
       throw StateError("env " + std::to_string(env_id) + " has work in flight");
     }
-  }
-
-  // round_ wrapped around to 0 (after 2^32 rounds): nothing is in flight in
-  // ordered mode at this point, so every env can start from round 0.
-  void ResetRounds() {
-    for (CallerState& c : caller_) c.round = 0;
-    round_ = 1;
   }
 
   // Marks `ids` in flight, reserves their rows and hands them to the
@@ -360,14 +346,8 @@ class PoolBase : public Scheduler {
         s.seed = (*seeds)[k];
       }
     }
-    for (int32_t id : ids) {
-      CallerState& c = caller_[id];
-      c.round = round_;
-      if (op == Op::kReset && !c.started) {
-        c.started = true;
-        ++num_started_;
-      }
-    }
+    const bool all = &ids == &ids_.all();
+    in_flight_.Send(ids, all && ordered_, op == Op::kReset);
     const int32_t first_slot = pending_;
     pending_ += static_cast<int>(ids.size());
     sent_ += static_cast<int64_t>(ids.size());
@@ -375,16 +355,14 @@ class PoolBase : public Scheduler {
     const Placement placement = inline_run ? Placement::kInline
                                 : for_recv ? Placement::kWithCaller
                                            : Placement::kWorkers;
-    Distribute(ids, &ids == &ids_.all(), op, first_slot, placement);
+    Distribute(ids, all, op, first_slot, placement);
   }
 
   EnvIdSet ids_;
-  std::vector<CallerState> caller_;
+  InFlightEnvs in_flight_;
   int64_t sent_ = 0;
-  uint32_t round_ = 1;       // see CallerState
-  int64_t num_started_ = 0;  // envs reset at least once
-  int pending_ = 0;          // envs sent and not yet received
-  int64_t recv_block_ = 0;   // first-finished mode: blocks received so far
+  int pending_ = 0;         // envs sent and not yet received
+  int64_t recv_block_ = 0;  // first-finished mode: blocks received so far
   std::atomic<bool> closed_{false};
   const uint64_t fork_generation_ = ForkGeneration().load();
 };

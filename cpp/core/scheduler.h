@@ -25,6 +25,7 @@
 #include "core/env_ids.h"
 #include "core/pair_chunks.h"
 #include "core/ring_queue.h"
+#include "core/round_profile.h"
 
 namespace envpool_x {
 
@@ -66,7 +67,8 @@ class Scheduler : public PairChunks {
   Scheduler(const EnvSpec& spec, const PoolOptions& opt)
       : PairChunks(spec, opt),
         workers_cover_cores_(opt.num_threads >= UsableCpus()),
-        owners_(opt.num_envs, opt.num_threads) {
+        owners_(opt.num_envs, opt.num_threads),
+        profile_(opt.num_threads + 1) {
     active_workers_.store(opt_.num_threads, std::memory_order_relaxed);
     // One queue per worker, plus one (the last) for the caller's share of a
     // batch it waits for.
@@ -86,6 +88,9 @@ class Scheduler : public PairChunks {
     }
     return out;
   }
+
+  // Timing of the rounds the caller waits for (core/round_profile.h).
+  RoundProfile& round_profile() { return profile_; }
 
   // Called every ~50 ms while the caller blocks; may throw to abort the wait
   // (the bindings raise KeyboardInterrupt from here).
@@ -152,10 +157,14 @@ class Scheduler : public PairChunks {
     // A step that may stall for seconds never runs on the caller (Ctrl-C
     // would be ignored meanwhile): workers only.
     if (stalls()) placement = Placement::kWorkers;
+    profile_.MarkDispatch();
     if (placement == Placement::kInline) {
       for (size_t k = 0; k + 1 < ids.size(); ++k) states_[ids[k]].next = ids[k + 1];
       caller_steps_ += static_cast<int64_t>(ids.size());
-      RunChunk(Chunk{ids[0], static_cast<int32_t>(ids.size()), first_slot, op, false});
+      profile_.MarkQueued();
+      profile_.OnLane(opt_.num_threads, [&] {
+        return RunChunk(Chunk{ids[0], static_cast<int32_t>(ids.size()), first_slot, op, false});
+      });
       return;
     }
     // With a worker on every core, a round the caller waits for (a sync step)
@@ -222,6 +231,7 @@ class Scheduler : public PairChunks {
       start = end;
     }
     WakeWorkers(active);
+    profile_.MarkQueued();
   }
 
   // Waits until ready(); `help`: the caller runs queued chunks itself while
@@ -241,10 +251,10 @@ class Scheduler : public PairChunks {
     while (!ready()) {
       Chunk c;
       if (help && TakeChunk(opt_.num_threads, &c)) {  // own share first
-        caller_steps_ += RunChunk(c);
+        caller_steps_ += profile_.OnLane(opt_.num_threads, [&] { return RunChunk(c); });
         continue;
       }
-      if (help && StealPart()) {
+      if (help && profile_.OnLane(opt_.num_threads, [&] { return StealPart(); })) {
         ++caller_steps_;
         continue;
       }
@@ -327,7 +337,7 @@ class Scheduler : public PairChunks {
     auto count = [&](int64_t n) {
       me.steps.store(me.steps.load(std::memory_order_relaxed) + n, std::memory_order_relaxed);
     };
-    auto run = [&](const Chunk& c) { count(RunChunk(c)); };
+    auto run = [&](const Chunk& c) { count(profile_.OnLane(t, [&] { return RunChunk(c); })); };
     for (;;) {
       Chunk c;
       if (active() && TakeChunk(t, &c)) {
@@ -342,7 +352,7 @@ class Scheduler : public PairChunks {
         }
         continue;
       }
-      if (active() && StealPart()) {
+      if (active() && profile_.OnLane(t, [&] { return StealPart(); })) {
         count(1);
         continue;
       }
@@ -377,6 +387,7 @@ class Scheduler : public PairChunks {
   std::atomic<bool> stop_{false};
   std::vector<std::thread> workers_;
   std::function<void()> interrupt_check_;
+  RoundProfile profile_;
 };
 
 }  // namespace envpool_x
