@@ -70,6 +70,7 @@ class Row:
     peer: bench.Runner | None
     ceiling: bench.Runner
     single: bench.Runner
+    profile: dict[str, float] | None = None  # sync rows: where a round's time goes
 
 
 def pool_runners(case: Case, num_envs: int, threads: int) -> list[tuple[str, bench.Runner]]:
@@ -87,7 +88,9 @@ def pool_runners(case: Case, num_envs: int, threads: int) -> list[tuple[str, ben
     return out
 
 
-def run_case(case: Case, num_envs: int, threads: list[int], rounds: int, quick: bool) -> list[Row]:
+def run_case(
+    case: Case, num_envs: int, threads: list[int], rounds: int, quick: bool, profile: bool
+) -> list[Row]:
     """Measure one pool size at every thread count (each count its own interleaved set)."""
     single = bench.raw_runner(case.task, 1)
     rows = []
@@ -112,6 +115,11 @@ def run_case(case: Case, num_envs: int, threads: list[int], rounds: int, quick: 
             ours = next(r for m, r in pools if m == mode and not r.name.startswith("envpool "))
             peer = next((r for m, r in pools if m == mode and r.name.startswith("envpool ")), None)
             rows.append(Row(case.task, num_envs, mode, t, ours, peer, ceiling, single))
+        if profile:  # a diagnostic run of its own, after the timed rounds
+            sync_row = next(r for r in rows if r.threads == t and r.mode == "sync")
+            sync_row.profile = bench.round_profile(
+                case.task, num_envs, t, 0.02 if quick else 0.3, 3 if quick else 20
+            )
         # The single-thread loop is shared by every thread count: start its rounds afresh
         # so each row's paired ratios pair rounds measured together.
         single = bench.raw_runner(case.task, 1)
@@ -125,9 +133,9 @@ def _ratio(a: bench.Runner, b: bench.Runner, scale: float = 1.0, pct: bool = Tru
     return f"{mid:.2f}x ({lo:.2f}-{hi:.2f})"
 
 
-def to_markdown(rows: list[Row], seconds: float, note: str) -> str:
+def to_markdown(rows: list[Row], seconds: float, note: str, section: str) -> str:
     lines = [
-        "## CPU scaling",
+        f"## {section}",
         "",
         f"- Command: `python {' '.join([Path(sys.argv[0]).as_posix(), *sys.argv[1:]])}`",
         f"- Date: {time.strftime('%Y-%m-%d')}; {seconds:.0f} s",
@@ -155,6 +163,31 @@ def to_markdown(rows: list[Row], seconds: float, note: str) -> str:
             f"| {peer} | {vs_peer} | {r.ceiling.steps_per_s:,.0f} "
             f"| {_ratio(r.ours, r.single, float(r.threads))} | {_ratio(r.ours, r.ceiling)} |"
         )
+    profiled = [r for r in rows if r.profile]
+    if profiled:
+        lines += [
+            "",
+            "Where a sync round's time goes in our pool (`envpool_x.bench.round_profile`, a "
+            "separate run after the interleaved rounds; mean µs per round). `caller`: its own "
+            "work before the envs are queued (actions, result arrays) and after the last one finished; "
+            "`last start`: how long after the envs were queued the last taking thread began; "
+            "`steps`: one taking thread's time in env steps; `end wait`: a taking thread's mean "
+            "wait for the others at the end; `threads`: threads that took work (the caller is "
+            "one).",
+            "",
+            "| task | num_envs | threads | round µs | caller µs | last start µs | steps µs "
+            "| end wait µs | threads | steps / round |",
+            "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        ]
+        for r in profiled:
+            p = r.profile
+            caller = p["prologue_us"] + p["epilogue_us"]
+            lines.append(
+                f"| {r.task} | {r.num_envs} | {r.threads} | {p['wall_us']:,.1f} | {caller:,.1f} "
+                f"| {p['latest_start_us']:,.1f} | {p['busy_per_lane_us']:,.1f} "
+                f"| {p['end_idle_us']:,.1f} | {p['lanes_per_round']:.1f} "
+                f"| {p['busy_per_lane_us'] / p['wall_us']:.0%} |"
+            )
     return "\n".join(lines) + "\n"
 
 
@@ -213,6 +246,10 @@ def main() -> None:
     parser.add_argument("--out", default=str(Path(__file__).with_name("RESULTS.md")))
     parser.add_argument("--plot", default=str(Path(__file__).with_name("scaling.png")))
     parser.add_argument("--note", default="", help="a line for the section (e.g. the machine)")
+    parser.add_argument("--section", default="CPU scaling", help="RESULTS.md section to replace")
+    parser.add_argument(
+        "--no-profile", action="store_true", help="skip the round profiles of the sync rows"
+    )
     args = parser.parse_args()
     threads = args.threads or default_threads(args.oversubscribe)
     t0 = time.perf_counter()
@@ -221,11 +258,11 @@ def main() -> None:
         case = CASES[key]
         sizes = args.num_envs or (QUICK_NUM_ENVS[key] if args.quick else case.num_envs)
         for n in sizes:
-            rows += run_case(case, n, threads, args.rounds, args.quick)
-    md = to_markdown(rows, time.perf_counter() - t0, args.note)
+            rows += run_case(case, n, threads, args.rounds, args.quick, not args.no_profile)
+    md = to_markdown(rows, time.perf_counter() - t0, args.note, args.section)
     print(md)
     if args.out != "-":
-        write_section(Path(args.out), "CPU scaling", md)
+        write_section(Path(args.out), args.section, md)
     if args.plot != "-" and not plot(rows, Path(args.plot)):
         print("matplotlib is not installed: no plot (pip install 'envpool-x[bench]')")
 

@@ -128,6 +128,13 @@ def test_scaling_benchmark_smoke_run_writes_its_section(tmp_path):
     for row in rows:
         ours = float(row.split("|")[5].replace(",", ""))
         assert math.isfinite(ours) and ours > 0
+    # The round profiles: one per sync row, their parts within the round.
+    profiles = [line for line in text.splitlines() if line.startswith("| CartPole-v1 | 256 | ")]
+    profiles = [line.split("|") for line in profiles if "| sync |" not in line]
+    assert [cells[3].strip() for cells in profiles] == ["1", "2"]
+    for cells in profiles:
+        wall, caller, steps = (float(cells[k].replace(",", "")) for k in (4, 5, 7))
+        assert 0 < caller < wall and 0 < steps <= wall
 
 
 def test_mujoco_gpu_benchmark_smoke_run_prints_every_column():

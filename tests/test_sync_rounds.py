@@ -65,7 +65,7 @@ def test_async_results_do_not_alias_held_ones():
     env = envpool_x.make_gymnasium("CartPole-v1", num_envs=8, batch_size=4, seed=1)
     env.async_reset()
     held = []
-    for k in range(12):
+    for _ in range(12):
         obs, _, _, _, info = env.recv()
         held.append((obs, np.array(obs), info["env_id"], np.array(info["env_id"])))
         env.send(np.ones(4, dtype=np.int32), info["env_id"])

@@ -158,6 +158,35 @@ def async_step_loop(
     return run
 
 
+def round_profile(
+    task: str, num_envs: int, num_threads: int, seconds: float = 0.3, min_rounds: int = 20
+) -> dict[str, float]:
+    """Where a sync round's time goes in our pool (core/round_profile.h): mean
+    microseconds per round of the caller's own work before the envs are queued
+    (``prologue_us``: actions, result arrays), the parallel part (``span_us``),
+    handing the result back (``epilogue_us``), how late the last thread started
+    (``latest_start_us``), each taking thread's steps (``busy_per_lane_us``) and
+    its wait for the others at the end (``end_idle_us``). Random actions, after
+    a few untimed rounds."""
+    from envpool_x.factory import make_gymnasium
+
+    env = make_gymnasium(task, num_envs=num_envs, num_threads=num_threads)
+    try:
+        env.reset()
+        acts = _actions(env.action_space, num_envs, 8)
+        for k in range(3):
+            env.step(acts[k % len(acts)])
+        env._pool.profile_rounds(True)
+        start = time.perf_counter()
+        k = 0
+        while k < min_rounds or time.perf_counter() - start < seconds:
+            env.step(acts[k % len(acts)])
+            k += 1
+        return dict(env._pool.round_profile())
+    finally:
+        env.close()
+
+
 def self_timed_runner(name: str, measure: Callable[[int], tuple[int, float]]) -> Runner:
     """A runner timed by what it runs: ``measure(n)`` performs about ``n`` env
     steps and returns ``(steps done, steps/s by its own clock)``, so setup

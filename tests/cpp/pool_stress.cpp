@@ -113,22 +113,28 @@ static void SyncStress(int threads, int chunk) {
   pool.SendReset(ids, nullptr);
   pool.Recv(true);
   std::vector<int32_t> act(n, 1);
+  // Timed rounds: the workers write their lanes while the caller reads them.
+  pool.round_profile().Enable(true);
   for (int r = 0; r < 300; ++r) {
     std::vector<int32_t> sub;
     for (int i = r % 3; i < n; i += 1 + r % 4) sub.push_back(i);
-    pool.StoreActions(sub, act.data());
+    // Every fifth round goes to every env (in flight as a whole round).
+    const std::vector<int32_t>& send = r % 5 == 0 ? all : sub;
+    pool.StoreActions(send, act.data());
     if (r % 2) {
-      pool.SendStepForRecv(sub);
+      pool.SendStepForRecv(send);
     } else {
-      pool.SendStep(sub);
+      pool.SendStep(send);
     }
     // Mostly help in a sync step's recv, as the bindings do; sometimes not,
     // which must still finish when the step left a worker out for the caller.
     Batch b = pool.Recv(!(r % 4 == 3 || r % 8 == 0));
-    CHECK(b.count == static_cast<int>(sub.size()));
+    pool.round_profile().MarkReturn();
+    CHECK(b.count == static_cast<int>(send.size()));
     const int32_t* got = reinterpret_cast<const int32_t*>(b.data[pool.layout().env_id]);
-    for (int k = 0; k < b.count; ++k) CHECK(got[k] == sub[k]);
+    for (int k = 0; k < b.count; ++k) CHECK(got[k] == send[k]);
   }
+  CHECK(pool.round_profile().Summary().at("rounds") == 300);
 }
 
 // Async: every recv returns batch_size distinct envs that were in flight.
