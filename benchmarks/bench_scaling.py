@@ -167,13 +167,13 @@ def to_markdown(rows: list[Row], seconds: float, note: str, section: str) -> str
     if profiled:
         lines += [
             "",
-            "Where a sync round's time goes in our pool (`envpool_x.bench.round_profile`, a "
-            "separate run after the interleaved rounds; mean µs per round). `caller`: its own "
-            "work before the envs are queued (actions, result arrays) and after the last one "
-            "finished; `last start`: how long after the envs were queued the last taking thread began; "
-            "`steps`: one taking thread's time in env steps; `end wait`: a taking thread's mean "
-            "wait for the others at the end; `threads`: threads that took work (the caller is "
-            "one).",
+            "Where a sync round's time goes in our pool (`envpool_x.bench.round_profile`, "
+            "a separate run after the interleaved rounds; mean µs per round). "
+            "`caller`: its own work before the envs are queued (actions, result arrays) "
+            "and after the last one finished; `last start`: how long after the envs were "
+            "queued the last taking thread began; `steps`: one taking thread's time in env "
+            "steps; `end wait`: a taking thread's mean wait for the others at the end; "
+            "`threads`: threads that took work (the caller is one).",
             "",
             "| task | num_envs | threads | round µs | caller µs | last start µs | steps µs "
             "| end wait µs | threads | steps / round |",
