@@ -194,3 +194,22 @@ def test_async_runner_leaves_the_pool_idle_between_calls(num_envs, batch_size):
         assert len(env.queue) == num_envs % batch_size
         assert total == env.steps  # every counted step was received in a call
     assert sorted(env.queue) == sorted(set(env.queue))
+
+
+def test_result_arrays_benchmark_smoke_run():
+    """benchmarks/bench_result_arrays.py runs end to end (its table, not speed)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = Path(__file__).parents[1] / "benchmarks" / "bench_result_arrays.py"
+    proc = subprocess.run(
+        [sys.executable, str(script), "--quick", "--task", "CartPole-v1", "--num-envs", "300"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr
+    rows = [line for line in proc.stdout.splitlines() if line.startswith(("| drop", "| keep"))]
+    assert [row.split("|")[1].strip() for row in rows] == ["drop", "keep 1", "keep 3"]
+    assert rows[-1].split("|")[3].strip().startswith("1.000")

@@ -219,9 +219,9 @@ py::array PyPool::OutputArray(int rows, int field) {
 // An array for field `field` of a result of `rows` envs: one of the two
 // kept from earlier steps when only we still reference it (the caller let go
 // of that result, so no one can see it change), else a new one that replaces
-// the older kept one. Writing fresh memory every step made MiniGrid's steps a
-// third slower at 256 envs (the rows' cache lines came from the other core or
-// the allocator), and numpy's allocations were most of the caller's own time.
+// the older kept one. Fresh arrays every step cost MiniGrid at 256 envs about
+// a tenth of its rate (benchmarks/bench_result_arrays.py), and numpy's
+// allocations were most of the caller's own time in a short round.
 py::array PyPool::ReusableArray(int rows, int field) {
   std::array<py::array, 2>& kept = kept_arrays_[field];
   int& newest = newest_kept_[field];
