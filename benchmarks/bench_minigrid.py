@@ -60,6 +60,20 @@ DEFAULTS = [
     "MiniGrid",
 ]
 
+
+def with_defaults(argv: list[str]) -> list[str]:
+    """argv plus the DEFAULTS for the flags it does not give (so the section's
+    Command line shows each flag once)."""
+    given = {a for a in argv if a.startswith("--")}
+    extra: list[str] = []
+    for a in DEFAULTS:
+        if a.startswith("--"):
+            keep = a not in given
+        if keep:
+            extra.append(a)
+    return [*extra, *argv]
+
+
 if __name__ == "__main__":
-    sys.argv = [sys.argv[0], *DEFAULTS, *sys.argv[1:]]
+    sys.argv = [sys.argv[0], *with_defaults(sys.argv[1:])]
     bench_classic.main()

@@ -213,3 +213,25 @@ def test_result_arrays_benchmark_smoke_run():
     rows = [line for line in proc.stdout.splitlines() if line.startswith(("| drop", "| keep"))]
     assert [row.split("|")[1].strip() for row in rows] == ["drop", "keep 1", "keep 3"]
     assert rows[-1].split("|")[3].strip().startswith("1.000")
+
+
+def test_minigrid_benchmark_gives_each_flag_once():
+    """bench_minigrid.py adds its defaults only for the flags the user left out, so
+    the Command line of its section repeats nothing."""
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    here = Path(__file__).parents[1] / "benchmarks"
+    sys.path.insert(0, str(here))
+    try:
+        spec = importlib.util.spec_from_file_location("bench_minigrid", here / "bench_minigrid.py")
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(str(here))
+    assert module.with_defaults([]) == module.DEFAULTS
+    argv = module.with_defaults(["--tasks", "BabyAI-GoToLocal-v0", "--rounds", "1"])
+    flags = [a for a in argv if a.startswith("--")]
+    assert sorted(flags) == ["--num-envs", "--rounds", "--section", "--tasks"]
+    assert argv[-4:] == ["--tasks", "BabyAI-GoToLocal-v0", "--rounds", "1"]
