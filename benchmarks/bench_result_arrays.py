@@ -11,7 +11,7 @@ nothing.
 
 Usage:
   python benchmarks/bench_result_arrays.py --task MiniGrid-Empty-8x8-v0 --num-envs 256
-  python benchmarks/bench_result_arrays.py --quick   # a smoke run (tests/test_bench.py)
+  python benchmarks/bench_result_arrays.py --quick   # a smoke run (tests/project/test_bench.py)
 """
 
 from __future__ import annotations

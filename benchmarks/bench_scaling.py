@@ -17,7 +17,7 @@ with T above the core count (``--oversubscribe``) shows contention, not scaling.
 Usage:
   python benchmarks/bench_scaling.py                    # every case, T = 1, 2, 4, ... cores
   python benchmarks/bench_scaling.py --cases cartpole --threads 1 2
-  python benchmarks/bench_scaling.py --quick            # a smoke run (tests/test_bench.py)
+  python benchmarks/bench_scaling.py --quick            # a smoke run (tests/project/test_bench.py)
 The table replaces the "CPU scaling" section of benchmarks/RESULTS.md; the plot goes to
 benchmarks/scaling.png (needs matplotlib: pip install "envpool-x[bench]").
 """

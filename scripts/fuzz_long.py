@@ -1,4 +1,4 @@
-"""Long run of the stateful fuzzer (tests/test_fuzz.py): >= 10^5 operations.
+"""Long run of the stateful fuzzer (tests/backends/cpu/test_fuzz.py): >= 10^5 operations.
 
 Usage: python scripts/fuzz_long.py [--examples 2500] [--steps 50]
 Prints the number of operations run and the time taken; exits non-zero on a

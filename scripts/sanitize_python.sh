@@ -19,8 +19,8 @@ CXX="${CXX:-g++}"
 # threads, exit and GC with work in flight, many pools, two threads on one env,
 # fork, NaN), the short stateful fuzz run, the API (gymnasium / dm_env, async,
 # pickling) and Atari through Python (ALE instrumented too).
-tests=(tests/test_engine.py tests/test_errors.py tests/test_lifetime.py tests/test_fuzz.py
-       tests/test_api.py tests/test_atari.py)
+tests=(tests/backends/cpu/test_engine.py tests/backends/cpu/test_errors.py tests/backends/cpu/test_lifetime.py tests/backends/cpu/test_fuzz.py
+       tests/front_ends/test_api.py tests/families/test_atari.py)
 # Left out: RSS under a sanitizer measures its shadow memory and quarantine,
 # not us (the memory assertions run in the plain test run, .ci/run); and the
 # two Atari tests that emulate for minutes under TSan (100 Pong envs, reward
@@ -48,7 +48,7 @@ case "$kind" in
     # design, so LeakSanitizer would report the interpreter; a suppression
     # matching CPython would match (and hide) our allocations too. Leaks of
     # the engine are checked by pool_stress under LeakSanitizer and by the
-    # thread / fd / RSS tests of tests/test_lifetime.py.
+    # thread / fd / RSS tests of tests/backends/cpu/test_lifetime.py.
     export ASAN_OPTIONS="detect_leaks=0:halt_on_error=1:abort_on_error=1:log_path=$reports/asan"
     export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:log_path=$reports/ubsan"
     # Python objects through malloc, so ASan also sees our bindings' use of them.

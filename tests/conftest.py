@@ -10,6 +10,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+# The oracles (official implementations driven for parity tests) are helper
+# modules, not tests: every test folder imports them by name.
+sys.path.insert(0, str(Path(__file__).resolve().parent / "oracles"))
+
 CLASSIC_TASKS = [
     "CartPole-v0",
     "CartPole-v1",
@@ -72,7 +76,7 @@ def run_python(
 
 def ale_oracle(rom_id: str):  # type: ignore[no-untyped-def]
     """A bare ale-py ALE with sticky actions off, reset like our Atari env's
-    first reset (the oracle of tests/test_atari.py and tests/test_render.py)."""
+    first reset (the oracle of tests/families/test_atari.py and tests/front_ends/test_render.py)."""
     import ale_py
 
     from envpool_x.families import atari

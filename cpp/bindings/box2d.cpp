@@ -21,7 +21,7 @@ void BindBox2d(py::module_& m) {
   BindEnv<box2d::BipedalWalker>(m);
   BindEnv<box2d::CarRacing>(m);
 
-  // Test hook: LunarLanderSim fed with given draws (tests/test_box2d_lunar.py).
+  // Test hook: LunarLanderSim fed with given draws (tests/families/test_box2d_lunar.py).
   py::class_<LunarLanderSim>(m, "LunarLanderSim")
       .def(py::init([](bool continuous, double gravity, bool enable_wind, double wind_power,
                        double turbulence_power) {
@@ -51,7 +51,7 @@ void BindBox2d(py::module_& m) {
           py::arg("action"), py::arg("d0"), py::arg("d1"))
       .def("bodies", &LunarLanderSim::Bodies);
 
-  // Test hook: BipedalWalkerSim replaying gymnasium's draws (tests/test_box2d_walker.py).
+  // Test hook: BipedalWalkerSim replaying gymnasium's draws (tests/families/test_box2d_walker.py).
   using box2d::BipedalWalkerSim;
   py::class_<BipedalWalkerSim>(m, "BipedalWalkerSim")
       .def(py::init([](bool hardcore) { return std::make_unique<BipedalWalkerSim>(hardcore); }),
@@ -77,7 +77,7 @@ void BindBox2d(py::module_& m) {
       .def("terrain_vertices", &BipedalWalkerSim::TerrainVertices);
 
   // Test hook: CarRacingSim and its renderer replaying gymnasium's draws
-  // (tests/test_box2d_car*.py).
+  // (tests/families/test_box2d_car*.py).
   using box2d::CarRacingSim;
   py::class_<CarRacingSim>(m, "CarRacingSim")
       .def(py::init([](bool continuous, double lap_complete_percent, bool domain_randomize) {

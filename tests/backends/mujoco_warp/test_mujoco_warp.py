@@ -2,7 +2,7 @@
 the same warp kernels on warp's CPU device.
 
 Parity: from identical states (qpos, qvel) one step agrees with gymnasium 1.4's
-own env (the CPU engine's oracle, tests/test_mujoco.py) within float32
+own env (the CPU engine's oracle, tests/families/test_mujoco.py) within float32
 tolerances; over many episodes of a fixed deterministic policy, episode
 lengths and returns agree with our CPU engine statistically. Tolerances and
 why: docs/mujoco_gpu.md.
@@ -52,7 +52,7 @@ CFRC_SIZE = {"Humanoid-v5": 78, "Humanoid-v4": 84}
 # at most 1.1e-5 in the observation, 2.1e-3 for Humanoid (PGS against Newton).
 # Other Ant contact states (a steep leg sliding on the floor) differ by up to
 # about 0.6 in qvel: MuJoCo Warp turns that contact's friction pyramid
-# (tests/test_mujoco_gpu_contacts.py proves that this is the whole difference).
+# (tests/backends/mujoco_warp/test_mujoco_warp_contacts.py proves that this is the whole difference).
 WARMUP = {"HalfCheetah-v5": 3, "Hopper-v5": 20, "Walker2d-v5": 20, "Ant-v5": 150, "Humanoid-v5": 40}
 WARMUP.update({f"{t[:-1]}4": n for t, n in WARMUP.items()})
 

@@ -20,12 +20,12 @@ import subprocess
 import sys
 from pathlib import Path
 
-PACKAGE = Path(__file__).resolve().parents[1] / "python" / "envpool_x"
+PACKAGE = Path(__file__).resolve().parents[2] / "python" / "envpool_x"
 FAMILIES = ["classic_control", "toy_text", "testing", "atari", "mujoco", "dmc", "combinatorial"]
 FAMILIES += ["minigrid", "babyai"]
 FAMILIES.append("multi_agent")
 FAMILIES.append("box2d")
-#: The longest a module of the package may be (the bound tests/test_cpp_layout.py
+#: The longest a module of the package may be (the bound tests/project/test_cpp_layout.py
 #: sets for C++ files): a longer one holds more than one concern.
 MAX_LINES = 420
 

@@ -7,7 +7,7 @@ reset_mask. Also bad actions from a device tensor (recorded, naming env and
 agent), make_dm, copy_results, the memory estimate of the slab, and an env
 with more agents than one GPU block has threads.
 
-tests/test_cuda.py runs the same comparison on a GPU when one is there.
+tests/backends/cuda/test_cuda.py runs the same comparison on a GPU when one is there.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import pytest
 
 import envpool_x
 from envpool_x import memory
-from test_device_reference import assert_same
+from test_cuda_cpu_reference import assert_same
 
 MODES = ["next_step", "same_step", "disabled"]
 

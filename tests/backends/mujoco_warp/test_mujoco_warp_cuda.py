@@ -2,7 +2,7 @@
 (stages captured once, conditional nodes for the optional stages, the
 caller's stream) against the same pool on warp's CPU device, call by call.
 
-Run on a GPU machine: ``pytest tests/test_mujoco_gpu_cuda.py``.
+Run on a GPU machine: ``pytest tests/backends/mujoco_warp/test_mujoco_warp_cuda.py``.
 """
 
 from __future__ import annotations

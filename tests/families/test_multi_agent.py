@@ -211,7 +211,7 @@ def test_config_errors_are_clear() -> None:
 
 def test_shared_policy_example_learns_to_tag(tmp_path: Path) -> None:
     pytest.importorskip("torch")
-    script = Path(__file__).resolve().parents[1] / "examples" / "tag_ppo.py"
+    script = Path(__file__).resolve().parents[2] / "examples" / "tag_ppo.py"
     out = run_python([str(script), "--iterations", "15"], cwd=tmp_path, timeout=300).stdout
     rates = [float(r) for r in re.findall(r"tag rate ([0-9.]+)", out)]
     assert len(rates) == 15 and np.mean(rates[-3:]) > np.mean(rates[:3]) + 0.3, out

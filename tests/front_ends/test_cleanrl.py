@@ -23,7 +23,7 @@ from conftest import pip, run_python
 from envpool_x.gymnasium_env import GymnasiumEnvPool
 from envpool_x.integrations.classic_gym import classic_gym_version
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 CLEANRL = "cleanrl==1.2.0"
 
 

@@ -319,8 +319,10 @@ def test_sync_step_of_an_env_that_may_stall_runs_on_every_worker():
     if len(os.sched_getaffinity(0)) < 2:
         pytest.skip("needs 2 CPUs")
     here = os.path.dirname(os.path.abspath(__file__))
+    tests = os.path.dirname(os.path.dirname(here))  # conftest's folder, imported by this module
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([here, tests])}
     out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, cwd=here
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, cwd=here, env=env
     )
     assert out.returncode == 0, out.stderr
     caller, *workers = map(int, out.stdout.split())

@@ -1,11 +1,11 @@
 """WarpDrive's own Tag step kernels (rl-warp-drive 2.7.1, the numba backend) run
-on the CPU under numba's CUDA simulator: the oracle of tests/test_tag_parity.py.
+on the CPU under numba's CUDA simulator: the oracle of tests/families/test_tag_parity.py.
 
 Run as a script in a fresh process (the simulator must be switched on before
 numba.cuda is first imported, and the grid kernel reads its agent count from a
 module WarpDrive generates at run time):
 
-    python tests/warpdrive_oracle.py IN.npz OUT.npz
+    python tests/oracles/warpdrive_oracle.py IN.npz OUT.npz
 
 IN holds the task ("grid" / "continuous"), its config (json), the episode's
 first state of every env (our env's get_state layout) and the actions of

@@ -1,6 +1,6 @@
 """BipedalWalker (and Hardcore) against gymnasium 1.4.0's, on the same Box2D.
 
-As for LunarLander (tests/test_box2d_lunar.py), ``_core.BipedalWalkerSim`` is the
+As for LunarLander (tests/families/test_box2d_lunar.py), ``_core.BipedalWalkerSim`` is the
 pool env's physics with its random draws replayed from the ones gymnasium made
 (terrain, clouds, initial push). Observations (lidar included), rewards and
 terminations must be identical bit for bit, over two consecutive episodes in

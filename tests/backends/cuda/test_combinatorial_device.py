@@ -5,7 +5,7 @@ mode, with subset steps, seeded and partial resets and reset_mask. Also the
 errors a launch records (a node out of range, a visited city), the shared
 instance (one graph per env), and the local-search example with a device.
 
-tests/test_cuda.py runs the same comparison on a GPU when one is there.
+tests/backends/cuda/test_cuda.py runs the same comparison on a GPU when one is there.
 """
 
 from __future__ import annotations
@@ -19,9 +19,9 @@ import pytest
 
 import envpool_x
 from envpool_x import memory
-from test_device_reference import assert_same
+from test_cuda_cpu_reference import assert_same
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT.parent / "shared" / "data"
 G14 = DATA / "gset" / "G14.txt"
 BERLIN52 = DATA / "tsplib" / "berlin52.tsp"

@@ -18,7 +18,7 @@ from gymnasium import spaces
 import envpool_x
 from envpool_x.user_envs import CompilerNotFoundError, CppEnvCompileError, cpp_env
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "user_envs"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "user_envs"
 MODES = ["next_step", "same_step", "disabled"]
 pytest.importorskip("numba")
 

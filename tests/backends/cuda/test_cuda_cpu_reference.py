@@ -4,7 +4,7 @@ every autoreset mode, with time limits, subset steps, seeded and partial resets.
 
 These tests need no GPU: the host loop runs the very ENVPOOL_X_HD row function
 that the CUDA kernel runs, so a GPU session only has to confirm the thin CUDA
-layer (tests/test_cuda.py).
+layer (tests/backends/cuda/test_cuda.py).
 """
 
 from __future__ import annotations
@@ -283,7 +283,7 @@ def test_cuda_unavailable_message():
 
     ok, why = cuda_status()
     if ok:
-        pytest.skip("a GPU is available here; tests/test_cuda.py covers it")
+        pytest.skip("a GPU is available here; tests/backends/cuda/test_cuda.py covers it")
     with pytest.raises(RuntimeError) as e:
         envpool_x.make_gymnasium("CartPole-v1", device="cuda:0")
     assert str(e.value) == why

@@ -113,7 +113,7 @@ def test_scaling_benchmark_smoke_run_writes_its_section(tmp_path):
     import sys
     from pathlib import Path
 
-    script = Path(__file__).parents[1] / "benchmarks" / "bench_scaling.py"
+    script = Path(__file__).parents[2] / "benchmarks" / "bench_scaling.py"
     out = tmp_path / "RESULTS.md"
     out.write_text("# Benchmark results\n\n<!-- begin: Other -->\nkept\n<!-- end: Other -->\n")
     cmd = [sys.executable, str(script), "--quick", "--cases", "cartpole", "--threads", "1", "2"]
@@ -145,7 +145,7 @@ def test_mujoco_gpu_benchmark_smoke_run_prints_every_column():
     from pathlib import Path
 
     pytest.importorskip("mujoco_warp")
-    script = Path(__file__).parents[1] / "benchmarks" / "bench_cuda_mujoco.py"
+    script = Path(__file__).parents[2] / "benchmarks" / "bench_cuda_mujoco.py"
     proc = subprocess.run(
         [sys.executable, str(script), "--smoke"], capture_output=True, text=True, timeout=600
     )
@@ -202,7 +202,7 @@ def test_result_arrays_benchmark_smoke_run():
     import sys
     from pathlib import Path
 
-    script = Path(__file__).parents[1] / "benchmarks" / "bench_result_arrays.py"
+    script = Path(__file__).parents[2] / "benchmarks" / "bench_result_arrays.py"
     proc = subprocess.run(
         [sys.executable, str(script), "--quick", "--task", "CartPole-v1", "--num-envs", "300"],
         capture_output=True,
@@ -222,7 +222,7 @@ def test_minigrid_benchmark_gives_each_flag_once():
     import sys
     from pathlib import Path
 
-    here = Path(__file__).parents[1] / "benchmarks"
+    here = Path(__file__).parents[2] / "benchmarks"
     sys.path.insert(0, str(here))
     try:
         spec = importlib.util.spec_from_file_location("bench_minigrid", here / "bench_minigrid.py")

@@ -1,6 +1,6 @@
 """DeepMind Control's humanoid, swimmer, fish and quadruped (whose observations
 include egocentric features: vectors in a body's own frame) and manipulator
-against dm_control 1.0.50's suite, as tests/test_dmc.py does for the other
+against dm_control 1.0.50's suite, as tests/families/test_dmc.py does for the other
 domains: the same XML (from dm_control's own model functions) on the same
 libmujoco; after a reset dm_control's integration state and the task's values
 kept in the model (targets) are copied into ours, then both get the same

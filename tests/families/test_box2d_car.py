@@ -1,6 +1,6 @@
 """CarRacing against gymnasium 1.4.0's, on the same Box2D 2.3 sources.
 
-As for LunarLander (tests/test_box2d_lunar.py), our pool env draws its track
+As for LunarLander (tests/families/test_box2d_lunar.py), our pool env draws its track
 from its own stream, so ``_core.CarRacingSim`` (the pool env's world and
 renderer) is fed every number gymnasium's env drew. Then, over whole episodes:
 the car's state (hull and wheels, float32 as Box2D holds it; the wheels'

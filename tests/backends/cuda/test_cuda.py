@@ -1,7 +1,7 @@
 """The GPU path on a real GPU (skipped where there is none: the probe asks the
 CUDA runtime, so a build without CUDA or a machine without a usable GPU skips).
 
-The logic of the kernel is covered without a GPU by tests/test_device_reference.py
+The logic of the kernel is covered without a GPU by tests/backends/cuda/test_cuda_cpu_reference.py
 (the same row function run by a host loop); these tests confirm the thin CUDA
 layer: allocation, the launch, streams and DLPack on the device.
 
@@ -103,7 +103,7 @@ def test_gpu_combinatorial_matches_cpu(task, cfg, mode):
     """MaxCut's integer cut arithmetic is exact; TSP's distances are one
     correctly rounded sqrt each on both sides (compared with the tolerance)."""
     torch = pytest.importorskip("torch")
-    from test_device_reference import assert_same
+    from test_cuda_cpu_reference import assert_same
 
     n = 512
     kw = {"num_envs": n, "seed": 7, "autoreset_mode": mode, "max_episode_steps": 40, **cfg}
@@ -145,7 +145,7 @@ def test_gpu_tag_matches_cpu(task, cfg, mode):
     Tag's cos / sin (float64, rounded to float32) compared with the tolerance.
     300 agents: more than a block's 256 threads, so threads loop over agents."""
     torch = pytest.importorskip("torch")
-    from test_device_reference import assert_same
+    from test_cuda_cpu_reference import assert_same
 
     n = 16 if cfg.get("num_runners", 0) > 256 else 256
     kw = {"num_envs": n, "seed": 7, "autoreset_mode": mode, **cfg}

@@ -36,7 +36,7 @@ ATOL = 1e-6
 # (BLAS) against the C library's. Measured: up to 8.9e-16.
 LIBM_FIELDS = {"touch", "dist_to_target"}
 # Domains whose task state and initial states are checked in
-# tests/test_dmc_egocentric_domains.py.
+# tests/families/test_dmc_egocentric_domains.py.
 EGOCENTRIC_DOMAINS = ("humanoid", "swimmer", "fish", "quadruped", "manipulator")
 TASKS = [
     (dmc.task_id(prefix, task), domain, task)

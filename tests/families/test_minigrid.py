@@ -1,4 +1,4 @@
-"""MiniGrid family: parity with minigrid 3.2.0 (tests/minigrid_oracle.py),
+"""MiniGrid family: parity with minigrid 3.2.0 (tests/oracles/minigrid_oracle.py),
 the layout generators, the state hook and the bad inputs."""
 
 from __future__ import annotations

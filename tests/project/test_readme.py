@@ -10,7 +10,7 @@ import pytest
 
 from conftest import run_python
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 #: Where the framework snippets live (one ```python block per section).
 FRAMEWORKS_DOC = "docs/frameworks.md"
 

@@ -1,5 +1,5 @@
 """Checks of MiniGrid layouts read as our state vectors (ours through the
-state hook, minigrid's through tests/minigrid_oracle.world_state): validity
+state hook, minigrid's through tests/oracles/minigrid_oracle.world_state): validity
 (reachability) and summary statistics compared between the two generators."""
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ import pytest
 import envpool_x
 from envpool_x.families.combinatorial import generate_graph, read_gset, read_tsplib
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+DATA = Path(__file__).resolve().parents[3] / "shared" / "data"
 G14 = DATA / "gset" / "G14.txt"
 BERLIN52 = DATA / "tsplib" / "berlin52.tsp"
 needs_g14 = pytest.mark.skipif(not G14.exists(), reason=f"Gset G14 not found at {G14}")

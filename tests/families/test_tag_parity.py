@@ -1,6 +1,6 @@
 """TagGridworld-v0 and TagContinuous-v0 against WarpDrive itself.
 
-WarpDrive 2.7.1's numba step kernels (the oracle, tests/warpdrive_oracle.py,
+WarpDrive 2.7.1's numba step kernels (the oracle, tests/oracles/warpdrive_oracle.py,
 run under numba's CUDA simulator in a subprocess) start from each episode's
 first state of our envs and take the same actions: every step of whole
 episodes must give the same positions (the full state), observations,
@@ -29,7 +29,7 @@ if importlib.util.find_spec("example_envs") is None:  # WarpDrive's kernels
         allow_module_level=True,
     )
 
-ORACLE = Path(__file__).resolve().parent / "warpdrive_oracle.py"
+ORACLE = Path(__file__).resolve().parents[1] / "oracles" / "warpdrive_oracle.py"
 
 # Small worlds so that tags, wall hits and both episode ends all happen.
 GRID = dict(num_taggers=3, grid_length=5, episode_length=25, tag_penalty_for_runner=2.0)

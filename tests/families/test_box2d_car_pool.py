@@ -1,6 +1,6 @@
 """CarRacing on the pool: ids, spaces, the three front ends, determinism across
 thread counts, render(), refused actions and keys, get_state. Parity with
-gymnasium is tests/test_box2d_car.py."""
+gymnasium is tests/families/test_box2d_car.py."""
 
 from __future__ import annotations
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 # A file past this holds two concerns (ARCHITECTURE.md). The GPU stepper's
 # host side and kernel body are still over it and get a looser bound until
 # they are split.
