@@ -6,7 +6,7 @@
 //
 // Behaviour follows dm_control 1.0.50 (rl/control.py, mujoco/engine.py,
 // utils/rewards.py, suite/utils/randomizers.py), checked against it by
-// tests/test_dmc.py. The random numbers are ours (dm_control draws from
+// tests/families/test_dmc.py. The random numbers are ours (dm_control draws from
 // numpy's RandomState), so initial states have the same distribution, not the
 // same values.
 #pragma once
