@@ -78,7 +78,7 @@ MODEL_FUNCTIONS: dict[str, str] = {
 }
 
 #: Every dm_control suite task runs this many control steps (checked against
-#: dm_control's own step limit by tests/test_dmc.py).
+#: dm_control's own step limit by tests/families/test_dmc.py).
 EPISODE_STEPS = 1000
 
 
