@@ -183,7 +183,7 @@ def main(argv: list[str] | None = None) -> int:
     import numpy as np
 
     import envpool_x
-    from envpool_x.device import cuda_status
+    from envpool_x.backends.cuda import cuda_status
 
     ok, why = cuda_status()
     if not ok:

@@ -268,7 +268,7 @@ class WarpDriveNumba:
 
 
 class OursDevice:
-    """Our batched stepper: ``device="cuda"`` (torch tensors, actions drawn on
+    """Our CUDA stepper: ``device="cuda"`` (torch tensors, actions drawn on
     the GPU beforehand, results written into one reused block as WarpDrive's
     kernel writes its arrays in place), or ``"cpu-reference"`` with --simulate.
     Episodes restart by the pool's own autoreset."""

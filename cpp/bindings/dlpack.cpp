@@ -1,4 +1,4 @@
-// DLPack import and export for the batched (GPU) pool (declared in dlpack.h).
+// DLPack import and export for the CUDA pool (declared in dlpack.h).
 #include "bindings/dlpack.h"
 
 #include <Python.h>
@@ -11,7 +11,7 @@
 #include "core/errors.h"
 
 namespace envpool_x {
-namespace batched {
+namespace cuda_pool {
 
 using dlpack::DLManagedTensor;
 using dlpack::DLManagedTensorVersioned;
@@ -310,5 +310,5 @@ py::tuple DeviceArray::Shape() const { return py::tuple(py::cast(shape_)); }
 
 std::string DeviceArray::DTypeStr() const { return DTypeName(dtype_); }
 
-}  // namespace batched
+}  // namespace cuda_pool
 }  // namespace envpool_x

@@ -1,4 +1,4 @@
-// DLPack for the batched (GPU) pool: importing an action tensor from any
+// DLPack for the CUDA pool: importing an action tensor from any
 // producer (torch, JAX, CuPy, numpy) with its device, shape, layout and dtype
 // checked, and exporting each output array as a capsule frameworks take
 // without a copy. Definitions in dlpack.cpp.
@@ -11,12 +11,12 @@
 
 #include "bindings/conversions.h"
 #include "core/spec.h"
-#include "cuda/batched_pool.h"
+#include "cuda/cuda_pool.h"
 #include "cuda/device_ops.h"
 #include "cuda/dlpack_abi.h"
 
 namespace envpool_x {
-namespace batched {
+namespace cuda_pool {
 
 // "int32", "float64", "bool", ... as numpy names them.
 std::string DlTypeName(const dlpack::DLDataType& t);
@@ -91,5 +91,5 @@ class DeviceArray {
   uintptr_t stream_;
 };
 
-}  // namespace batched
+}  // namespace cuda_pool
 }  // namespace envpool_x

@@ -3,8 +3,11 @@
 #include <vector>
 
 #include "bindings/conversions.h"
-#include "bindings/raw_loop.h"
+#include "core/autoreset.h"
+#include "core/env_ids.h"
 #include "core/random.h"
+#include "core/raw_loop.h"
+#include "core/result_fields.h"
 
 namespace envpool_x {
 void BindClassicControl(py::module_& m);
@@ -20,8 +23,8 @@ void BindMujoco(py::module_& m);  // cpp/bindings/mujoco.cpp, with ENVPOOL_X_MUJ
 void BindDmc(py::module_& m);     // cpp/bindings/dmc.cpp, with ENVPOOL_X_DMC
 void BindBox2d(py::module_& m);   // cpp/bindings/box2d.cpp, with ENVPOOL_X_BOX2D
 void BindXla(py::module_& m);     // cpp/bindings/xla.cpp, when XLA's FFI headers were found
-// cpp/bindings/batched.cpp: the GPU path (and its host loop, device="cpu-reference").
-void BindBatched(py::module_& m);
+// cpp/bindings/cuda_pool.cpp: the GPU path (and its host loop, device="cpu-reference").
+void BindCudaPool(py::module_& m);
 // cpp/bindings/user_envs.cpp: numba envs and C++ envs compiled by the user.
 void BindUserEnvs(py::module_& m);
 // cpp/bindings/render.cpp: frames drawn from a state (classic control).
@@ -36,7 +39,7 @@ PYBIND11_MODULE(_core, m) {
   envpool_x::BindCombinatorial(m);
   envpool_x::BindMultiAgent(m);
   envpool_x::BindTesting(m);
-  envpool_x::BindBatched(m);
+  envpool_x::BindCudaPool(m);
   envpool_x::BindUserEnvs(m);
   envpool_x::BindRender(m);
 #ifdef ENVPOOL_X_WITH_ATARI
@@ -75,4 +78,49 @@ PYBIND11_MODULE(_core, m) {
   m.def("raw_loop_actions", &envpool_x::RawLoopDiscreteActions, pybind11::arg("n"),
         pybind11::arg("seed"),
         "The discrete actions the raw loops (raw_loop, atari_act_loop) cycle through.");
+  // The pools' own id and seed rules, for backends written in Python
+  // (envpool_x.backends.checks): one set of rules and messages.
+  m.def(
+      "check_env_ids",
+      [](const pybind11::object& env_id, int num_envs) {
+        auto ids = envpool_x::EnvIdArray(env_id);
+        envpool_x::EnvIdSet set(num_envs);
+        const std::vector<int32_t>& checked = set.Check(ids.data(), ids.size());
+        return pybind11::array_t<int32_t>(static_cast<pybind11::ssize_t>(checked.size()),
+                                          checked.data());
+      },
+      pybind11::arg("env_id"), pybind11::arg("num_envs"),
+      "env_id as checked int32 ids: integers, 1-d, not empty, in [0, num_envs), no repeats.");
+  m.def(
+      "check_seeds",
+      [](const pybind11::object& seed, int num_ids) -> pybind11::object {
+        std::vector<int32_t> ids(num_ids);
+        for (int i = 0; i < num_ids; ++i) ids[i] = i;
+        std::vector<uint64_t> seeds;
+        if (!envpool_x::ParseSeeds(seed, ids, &seeds)) return pybind11::none();
+        return pybind11::cast(seeds);
+      },
+      pybind11::arg("seed"), pybind11::arg("num_ids"),
+      "The seeds of a reset of num_ids envs (an int derived per env 0..num_ids-1, or one "
+      "per env), checked as the pools check them; None for no seed.");
+  // The constants every backend shares, so Python (and the MuJoCo Warp
+  // kernels) read them instead of spelling them again.
+  m.def(
+      "autoreset_modes",
+      [] {
+        pybind11::dict d;
+        for (const auto& entry : envpool_x::kAutoresetModeNames) {
+          d[entry.name] = static_cast<int32_t>(entry.mode);
+        }
+        return d;
+      },
+      "{autoreset_mode name: the AutoresetMode value every backend uses}.");
+  m.def(
+      "result_field_names",
+      [] {
+        pybind11::dict d;
+        for (const auto& n : envpool_x::result_fields::kAll) d[n.key] = n.name;
+        return d;
+      },
+      "The result fields' names and prefixes (cpp/core/result_fields.h), by role.");
 }

@@ -12,10 +12,10 @@
 
 #include "bindings/conversions.h"
 #include "bindings/py_pool.h"
-#include "bindings/raw_loop.h"
 #include "core/env_pool.h"
 #include "core/pool_options.h"
 #include "core/random.h"
+#include "core/raw_loop.h"
 
 namespace envpool_x {
 

@@ -10,6 +10,7 @@
 
 #include "bindings/pool_registry.h"
 #include "core/action_check.h"
+#include "core/result_fields.h"
 
 namespace envpool_x {
 
@@ -36,7 +37,7 @@ PyPool::PyPool(std::unique_ptr<PoolBase> pool) : pool_(std::move(pool)) {
     size_t slash = name.find('/');
     if (slash != std::string::npos) name = name.substr(slash + 1);
     names_.push_back(py::str(name));
-    mask_names_.push_back(py::str("_" + name));
+    mask_names_.push_back(py::str(result_fields::kMaskPrefix + name));
   }
   pool_->set_interrupt_check([] {
     if (t_waiting_outside_python) return;
@@ -262,7 +263,7 @@ py::tuple PyPool::RecvLocked(bool help) {
   const FieldLayout& L = pool_->layout();
   const auto& fields = pool_->fields();
   py::object obs;
-  if (L.num_obs == 1 && fields[0].name == "obs") {
+  if (L.num_obs == 1 && fields[0].name == result_fields::kObs) {
     obs = Column(b, 0);
   } else {
     py::dict d;
@@ -275,23 +276,23 @@ py::tuple PyPool::RecvLocked(bool help) {
   }
   if (L.final_mask >= 0) {
     py::array mask = Column(b, L.final_mask);
-    if (L.num_obs == 1 && fields[0].name == "obs") {
-      info["final_obs"] = Column(b, L.first_final_obs);
+    if (L.num_obs == 1 && fields[0].name == result_fields::kObs) {
+      info[result_fields::kFinalObs] = Column(b, L.first_final_obs);
     } else {
       py::dict d;
       for (int i = 0; i < L.num_obs; ++i) {
         d[names_[i]] = Column(b, L.first_final_obs + i);
       }
-      info["final_obs"] = d;
+      info[result_fields::kFinalObs] = d;
     }
     py::dict fi;
     for (int i = 0; i < L.num_info; ++i) {
       fi[names_[L.first_info + i]] = Column(b, L.first_final_info + i);
       fi[mask_names_[L.first_info + i]] = mask;
     }
-    info["final_info"] = fi;
-    info["_final_obs"] = mask;
-    info["_final_info"] = mask;
+    info[result_fields::kFinalInfo] = fi;
+    info[result_fields::kFinalMask] = mask;
+    info[result_fields::kFinalInfoMask] = mask;
   }
   py::tuple result = py::make_tuple(obs, Column(b, L.reward), Column(b, L.terminated),
                                     Column(b, L.truncated), info);

@@ -19,6 +19,11 @@ class EnvIdSet {
     for (int i = 0; i < num_envs; ++i) all_[i] = i;
   }
 
+  // Bytes this object keeps per env (the marks and the list of all ids).
+  static constexpr size_t BytesPerEnv() {
+    return sizeof(decltype(mark_)::value_type) + sizeof(decltype(all_)::value_type);
+  }
+
   // 0 .. num_envs - 1. Callers recognise a full step by this object's address.
   const std::vector<int32_t>& all() const { return all_; }
 

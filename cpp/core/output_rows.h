@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/pool_options.h"
+#include "core/result_fields.h"
 #include "core/spec.h"
 #include "core/step_output.h"
 
@@ -125,34 +126,34 @@ class OutputRows {
     for (const ArraySpec& o : spec.obs) fields_.push_back(o);
     layout_.num_obs = static_cast<int>(spec.obs.size());
     layout_.reward = static_cast<int>(fields_.size());
-    fields_.push_back(scalar("reward", DType::kFloat32));
+    fields_.push_back(scalar(result_fields::kReward, DType::kFloat32));
     if (spec.num_agents() > 1) fields_.back().shape = {spec.num_agents()};
     layout_.terminated = static_cast<int>(fields_.size());
-    fields_.push_back(scalar("terminated", DType::kBool));
+    fields_.push_back(scalar(result_fields::kTerminated, DType::kBool));
     layout_.truncated = static_cast<int>(fields_.size());
-    fields_.push_back(scalar("truncated", DType::kBool));
+    fields_.push_back(scalar(result_fields::kTruncated, DType::kBool));
     layout_.first_info = static_cast<int>(fields_.size());
     layout_.env_id = layout_.first_info;
-    fields_.push_back(scalar("env_id", DType::kInt32));
+    fields_.push_back(scalar(result_fields::kEnvId, DType::kInt32));
     layout_.elapsed_step = layout_.first_info + 1;
-    fields_.push_back(scalar("elapsed_step", DType::kInt32));
+    fields_.push_back(scalar(result_fields::kElapsedStep, DType::kInt32));
     for (const ArraySpec& i : spec.info) fields_.push_back(i);
     layout_.num_info = static_cast<int>(fields_.size()) - layout_.first_info;
     if (autoreset == AutoresetMode::kSameStep) {
       layout_.first_final_obs = static_cast<int>(fields_.size());
       for (int i = 0; i < layout_.num_obs; ++i) {
         ArraySpec f = fields_[i];
-        f.name = "final_obs/" + f.name;
+        f.name = result_fields::kFinalObsPrefix + f.name;
         fields_.push_back(f);
       }
       layout_.first_final_info = static_cast<int>(fields_.size());
       for (int i = 0; i < layout_.num_info; ++i) {
         ArraySpec f = fields_[layout_.first_info + i];
-        f.name = "final_info/" + f.name;
+        f.name = result_fields::kFinalInfoPrefix + f.name;
         fields_.push_back(f);
       }
       layout_.final_mask = static_cast<int>(fields_.size());
-      fields_.push_back(scalar("_final_obs", DType::kBool));
+      fields_.push_back(scalar(result_fields::kFinalMask, DType::kBool));
     }
   }
 

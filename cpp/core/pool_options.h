@@ -6,24 +6,29 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <iterator>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "core/autoreset.h"
 #include "core/errors.h"
 #include "core/spec.h"
 #include "core/step_output.h"
 
 namespace envpool_x {
 
-enum class AutoresetMode { kNextStep, kSameStep, kDisabled };
-
 inline AutoresetMode ParseAutoresetMode(const std::string& s) {
-  if (s == "next_step") return AutoresetMode::kNextStep;
-  if (s == "same_step") return AutoresetMode::kSameStep;
-  if (s == "disabled") return AutoresetMode::kDisabled;
-  throw ValueError("autoreset_mode must be 'next_step', 'same_step' or 'disabled', got '" + s +
-                   "'");
+  std::string all;
+  constexpr size_t kCount = std::size(kAutoresetModeNames);
+  for (size_t i = 0; i < kCount; ++i) {
+    if (s == kAutoresetModeNames[i].name) return kAutoresetModeNames[i].mode;
+    all += std::string(i == 0            ? ""
+                       : i + 1 == kCount ? " or "
+                                         : ", ") +
+           "'" + kAutoresetModeNames[i].name + "'";
+  }
+  throw ValueError("autoreset_mode must be " + all + ", got '" + s + "'");
 }
 
 struct PoolOptions {

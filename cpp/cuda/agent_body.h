@@ -1,4 +1,4 @@
-// The per-env body of the batched stepper for multi-agent envs: what one
+// The per-env body of the CUDA stepper for multi-agent envs: what one
 // team of threads does for one row of a batch (on a GPU, one block per env;
 // cpp/cuda/cuda_ops.cu). It mirrors RunRow (kernel_body.h) and so
 // EnvRunner::RunOne: elapsed steps, truncation, the three autoreset modes,
@@ -23,7 +23,7 @@
 #include "cuda/kernel_types.h"
 
 namespace envpool_x {
-namespace batched {
+namespace cuda_pool {
 
 struct HostTeam {
   int32_t tid = 0;
@@ -108,7 +108,7 @@ ENVPOOL_X_HD inline void RunAgentRow(const LaunchArgs& a, const typename K::Para
     reset = a.mask[e] != 0;
   } else {
     reset = a.op == Op::kReset || (flags & kFlagForceReset) != 0 ||
-            ((flags & kFlagDone) != 0 && a.autoreset == Autoreset::kNextStep);
+            ((flags & kFlagDone) != 0 && a.autoreset == AutoresetMode::kNextStep);
   }
   if (reset) {
     if (lead && a.seeds != nullptr) {
@@ -142,7 +142,7 @@ ENVPOOL_X_HD inline void RunAgentRow(const LaunchArgs& a, const typename K::Para
       }
     }
     bad = team.Sum(bad);
-    if ((flags & kFlagDone) != 0 && a.autoreset == Autoreset::kDisabled) {
+    if ((flags & kFlagDone) != 0 && a.autoreset == AutoresetMode::kDisabled) {
       // The CPU pool refuses this call; here it is recorded and the env is
       // left as it is (still finished, waiting for a reset).
       if (lead) RecordError(a.errors, kErrStepFinished, static_cast<uint32_t>(e));
@@ -200,5 +200,5 @@ ENVPOOL_X_HD inline void RunAgentRow(const LaunchArgs& a, const typename K::Para
   a.env.elapsed[e] = elapsed;
 }
 
-}  // namespace batched
+}  // namespace cuda_pool
 }  // namespace envpool_x

@@ -1,4 +1,4 @@
-// The classic-control envs' adapters for the batched stepper. Each names the
+// The classic-control envs' adapters for the CUDA stepper. Each names the
 // env's state and parameter types, how the state maps to float64 SoA words
 // (EnvArrays::state), and forwards Reset / Step to the shared dynamics exactly
 // as the CPU env class does (same casts, same order). WordKernel<C> turns
@@ -17,16 +17,14 @@
 #include "envs/classic_control/pendulum.h"
 
 namespace envpool_x {
-namespace batched {
+namespace cuda_pool {
 
 struct CartPoleKernel {
   using CpuEnv = CartPole;  // the thread-pool env with the same dynamics
   using Params = CartPoleParams<double>;
   using State = CartPoleState<double>;
   static constexpr int kWords = 4;
-  static constexpr int kObs = 4;
   static constexpr bool kDiscrete = true;
-  static constexpr int kNumActions = 2;
 
   ENVPOOL_X_HD static void Load(const double* w, int64_t n, State& s) {
     s.x = w[0];
@@ -59,9 +57,7 @@ struct PendulumKernel {
   using Params = PendulumParams<double>;
   using State = PendulumState<double>;
   static constexpr int kWords = 2;
-  static constexpr int kObs = 3;
   static constexpr bool kDiscrete = false;
-  static constexpr int kNumActions = 0;
 
   ENVPOOL_X_HD static void Load(const double* w, int64_t n, State& s) {
     s.th = w[0];
@@ -91,9 +87,7 @@ struct MountainCarKernel {
   using Params = MountainCarParams<double>;
   using State = MountainCarState<double>;
   static constexpr int kWords = 2;
-  static constexpr int kObs = 2;
   static constexpr bool kDiscrete = true;
-  static constexpr int kNumActions = 3;
 
   ENVPOOL_X_HD static void Load(const double* w, int64_t n, State& s) {
     s.position = w[0];
@@ -122,9 +116,7 @@ struct MountainCarContinuousKernel {
   using Params = MountainCarContinuousParams<double>;
   using State = MountainCarContinuousState<double>;
   static constexpr int kWords = 3;  // position, velocity, float64 flag
-  static constexpr int kObs = 2;
   static constexpr bool kDiscrete = false;
-  static constexpr int kNumActions = 0;
 
   ENVPOOL_X_HD static void Load(const double* w, int64_t n, State& s) {
     s.position = w[0];
@@ -157,9 +149,7 @@ struct AcrobotKernel {
   using Params = AcrobotParams<double>;
   using State = AcrobotState<double>;
   static constexpr int kWords = 4;
-  static constexpr int kObs = 6;
   static constexpr bool kDiscrete = true;
-  static constexpr int kNumActions = 3;
 
   ENVPOOL_X_HD static void Load(const double* w, int64_t n, State& s) {
     s.theta1 = w[0];
@@ -214,5 +204,5 @@ struct WordKernel : C {
   }
 };
 
-}  // namespace batched
+}  // namespace cuda_pool
 }  // namespace envpool_x

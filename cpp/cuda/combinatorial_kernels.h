@@ -1,4 +1,4 @@
-// MaxCut's and TSP's adapters for the batched stepper: envs whose state is
+// MaxCut's and TSP's adapters for the CUDA stepper: envs whose state is
 // per-env arrays (kept in EnvArrays' slab) over an instance shared read-only
 // by every env (a graph, fixed cities: device memory the Params point at).
 // They step the same episode functions as the CPU envs
@@ -18,7 +18,7 @@
 #include "envs/combinatorial/tsp_dynamics.h"
 
 namespace envpool_x {
-namespace batched {
+namespace cuda_pool {
 
 // Bytes rounded up to whole 8-byte words, so every env's slab stays aligned.
 ENVPOOL_X_HD inline int64_t RoundTo8(int64_t bytes) { return (bytes + 7) / 8 * 8; }
@@ -178,5 +178,5 @@ struct TspKernel {
   }
 };
 
-}  // namespace batched
+}  // namespace cuda_pool
 }  // namespace envpool_x

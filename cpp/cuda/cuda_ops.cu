@@ -1,4 +1,4 @@
-// The CUDA-only layer of the batched stepper: allocation, copies, stream
+// The CUDA-only layer of the stepper in cpp/cuda: allocation, copies, stream
 // ordering and the launch. All env logic is in cpp/cuda/kernel_body.h, shared
 // with the host loop that the tests run without a GPU.
 //
@@ -15,7 +15,7 @@
 #include "cuda/device_ops.h"
 
 namespace envpool_x {
-namespace batched {
+namespace cuda_pool {
 namespace {
 
 void Check(cudaError_t err, const char* what) {
@@ -187,5 +187,5 @@ std::shared_ptr<DeviceOps> MakeCudaOps(int device_id) {
   return std::make_shared<CudaOps>(device_id);
 }
 
-}  // namespace batched
+}  // namespace cuda_pool
 }  // namespace envpool_x

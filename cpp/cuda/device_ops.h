@@ -1,4 +1,4 @@
-// What the batched stepper needs from a device: memory, copies, stream
+// What the CUDA stepper needs from a device: memory, copies, stream
 // ordering and one launch per step. Two implementations: HostOps (below; the
 // kernel body run by a host loop, device="cpu-reference", for tests) and
 // CudaOps (cpp/cuda/cuda_ops.cu, only built when nvcc is found). Streams are
@@ -17,7 +17,7 @@
 #include "cuda/kernel_body.h"
 
 namespace envpool_x {
-namespace batched {
+namespace cuda_pool {
 
 // DLPack device types (see cpp/cuda/dlpack_abi.h).
 constexpr int32_t kDeviceCpu = 1;
@@ -98,5 +98,5 @@ struct CudaDeviceInfo {
 };
 CudaDeviceInfo GetCudaDeviceInfo(int device_id);
 
-}  // namespace batched
+}  // namespace cuda_pool
 }  // namespace envpool_x

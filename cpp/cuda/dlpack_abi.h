@@ -1,6 +1,6 @@
 // The DLPack ABI (https://dmlc.github.io/dlpack/latest/c_api.html), written
 // here from the specification: the struct layouts and constants that a
-// producer and a consumer must agree on. Only what the batched stepper uses.
+// producer and a consumer must agree on. Only what the CUDA stepper uses.
 //
 // Two capsule kinds travel through `__dlpack__`:
 //   "dltensor"            -> DLManagedTensor (the legacy, unversioned ABI)

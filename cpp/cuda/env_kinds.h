@@ -1,4 +1,4 @@
-// The envs the batched stepper knows, and the dispatch from a run-time kind
+// The envs the CUDA stepper knows, and the dispatch from a run-time kind
 // to the compile-time adapter the row body is instantiated with.
 #pragma once
 
@@ -9,7 +9,7 @@
 #include "cuda/multi_agent_kernels.h"
 
 namespace envpool_x {
-namespace batched {
+namespace cuda_pool {
 
 // By the name of their CPU pool class (K::CpuEnv::kName).
 enum class EnvKind : int32_t {
@@ -70,5 +70,5 @@ inline void VisitKind(EnvKind kind, F&& f) {
   }
 }
 
-}  // namespace batched
+}  // namespace cuda_pool
 }  // namespace envpool_x

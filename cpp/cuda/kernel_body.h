@@ -1,4 +1,4 @@
-// The per-env body of the batched (GPU) stepper: what one kernel thread does
+// The per-env body of the CUDA stepper: what one kernel thread does
 // for one row of a batch. Everything here is ENVPOOL_X_HD and free of CUDA
 // API calls, so the same code runs in a CUDA kernel (cpp/cuda/cuda_ops.cu)
 // and in a plain host loop over the same row indices (HostOps in
@@ -21,7 +21,7 @@
 #include "cuda/kernel_types.h"
 
 namespace envpool_x {
-namespace batched {
+namespace cuda_pool {
 
 // ---- the row body ---------------------------------------------------------
 
@@ -95,7 +95,7 @@ ENVPOOL_X_HD inline void RunRow(const LaunchArgs& a, const typename K::Params& p
     reset = a.mask[e] != 0;
   } else {
     reset = a.op == Op::kReset || (flags & kFlagForceReset) != 0 ||
-            ((flags & kFlagDone) != 0 && a.autoreset == Autoreset::kNextStep);
+            ((flags & kFlagDone) != 0 && a.autoreset == AutoresetMode::kNextStep);
   }
   if (reset) {
     if (a.seeds != nullptr) {
@@ -121,7 +121,7 @@ ENVPOOL_X_HD inline void RunRow(const LaunchArgs& a, const typename K::Params& p
     float box = 0.0f;
     bool valid = LoadAction<K>(a, k, &discrete, &box);
     if (valid && K::kDiscrete) valid = K::Allowed(s, p, discrete);
-    if ((flags & kFlagDone) != 0 && a.autoreset == Autoreset::kDisabled) {
+    if ((flags & kFlagDone) != 0 && a.autoreset == AutoresetMode::kDisabled) {
       // The CPU pool refuses this call; here it is recorded and the env is
       // left as it is (still finished, waiting for a reset).
       RecordError(a.errors, kErrStepFinished, static_cast<uint32_t>(e));
@@ -171,5 +171,5 @@ ENVPOOL_X_HD inline void RunRow(const LaunchArgs& a, const typename K::Params& p
   a.env.elapsed[e] = elapsed;
 }
 
-}  // namespace batched
+}  // namespace cuda_pool
 }  // namespace envpool_x

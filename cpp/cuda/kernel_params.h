@@ -1,14 +1,17 @@
-// Host side of the batched stepper's adapters: each env's kernel Params built
+// Host side of the CUDA stepper's adapters: each env's kernel Params built
 // from its config, as the CPU env class builds its own, and for the envs over
 // a shared instance (MaxCut's graphs, TSP's fixed cities) that instance
 // uploaded once to device memory the pool owns. ParamsOf<CpuEnv>::Make is
-// what BatchedPool calls; nothing here runs on the device.
+// what CudaPool calls; nothing here runs on the device.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "core/errors.h"
@@ -17,7 +20,7 @@
 #include "envs/combinatorial/graph_registry.h"
 
 namespace envpool_x {
-namespace batched {
+namespace cuda_pool {
 
 // What building Params may use. upload(host, bytes) copies host data into
 // device memory owned (and freed) by the pool, and returns the device pointer.
@@ -193,5 +196,40 @@ inline std::string ActionRule(const TspKernelParams& p) {
   return p.two_opt ? "" : ", naming a city not yet visited (action_mask 1)";
 }
 
-}  // namespace batched
+// What a valid action is, for the message of a bad action a launch recorded
+// (`discrete`, `num_actions` and `rule` are the adapter's).
+inline std::string ValidActions(const ActionSpec& action, bool discrete, int64_t num_actions,
+                                const std::string& rule) {
+  if (action.num_agents > 1) {
+    if (action.nvec.empty()) return "integers in [0, " + std::to_string(action.n) + ")";
+    std::string want = "rows of integers, element j in [0, nvec[j]) with nvec = [";
+    for (size_t j = 0; j < action.nvec.size(); ++j) {
+      want += (j ? ", " : "") + std::to_string(action.nvec[j]);
+    }
+    return want + "]";
+  }
+  return discrete ? "integers in [0, " + std::to_string(num_actions) + ")" + rule
+                  : std::string("finite numbers");
+}
+
+// Bytes a pool keeps for any adapter's Params (16-byte aligned).
+constexpr size_t kParamsBytes = 256;
+
+// Writes the Params of `kind` into `params` (kParamsBytes), with its slab
+// bytes per env and its action rule: what a pool is built with, and what
+// its memory sizes are computed from.
+inline void MakeKindParams(EnvKind kind, const ParamContext& ctx, unsigned char* params,
+                           int64_t* slab_bytes, std::string* action_rule) {
+  VisitKind(kind, [&](auto tag) {
+    using K = typename decltype(tag)::Kernel;
+    static_assert(std::is_trivially_copyable_v<typename K::Params>);
+    static_assert(sizeof(typename K::Params) <= kParamsBytes);
+    typename K::Params p = ParamsOf<typename K::CpuEnv>::Make(ctx);
+    std::memcpy(params, &p, sizeof(p));
+    *slab_bytes = K::SlabBytes(p);
+    *action_rule = ActionRule(p);
+  });
+}
+
+}  // namespace cuda_pool
 }  // namespace envpool_x

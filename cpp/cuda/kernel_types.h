@@ -1,4 +1,4 @@
-// What one launch of the batched (GPU) stepper sees: the per-env arrays, the
+// What one launch of the CUDA stepper sees: the per-env arrays, the
 // output rows, the launch arguments, and the error flags a launch records.
 // Plain structs of device pointers, passed to the kernel by value; the row
 // body (kernel_body.h) and the env adapters (classic_kernels.h,
@@ -7,10 +7,11 @@
 
 #include <cstdint>
 
+#include "core/autoreset.h"
 #include "core/host_device.h"
 
 namespace envpool_x {
-namespace batched {
+namespace cuda_pool {
 
 enum class Op : int32_t {
   kStep = 0,
@@ -19,7 +20,6 @@ enum class Op : int32_t {
   // observation (gymnasium's reset(options={"reset_mask": mask})).
   kResetMasked = 2,
 };
-enum class Autoreset : int32_t { kNextStep = 0, kSameStep = 1, kDisabled = 2 };
 // Element types an action array may have on the device (no conversion copy).
 enum class ActionType : int32_t { kInt32 = 0, kInt64 = 1, kFloat32 = 2, kFloat64 = 3 };
 
@@ -89,7 +89,7 @@ struct LaunchArgs {
   const uint8_t* mask = nullptr;    // kResetMasked: which envs reset
   const uint64_t* seeds = nullptr;  // resets: new stream key per row; nullptr: continue
   Op op = Op::kStep;
-  Autoreset autoreset = Autoreset::kNextStep;
+  AutoresetMode autoreset = AutoresetMode::kNextStep;
   int32_t max_episode_steps = 0;  // <= 0: no time limit
   int64_t num_actions = 0;        // discrete actions: valid ones are [0, num_actions)
   ActionType action_type = ActionType::kInt32;
@@ -113,5 +113,5 @@ ENVPOOL_X_HD inline void RecordError(uint32_t* errors, uint32_t bit, uint32_t en
 // device toolchain offers in namespace std).
 ENVPOOL_X_HD inline bool IsFinite(float v) { return v - v == 0.0f; }
 
-}  // namespace batched
+}  // namespace cuda_pool
 }  // namespace envpool_x

@@ -1,4 +1,4 @@
-// WarpDrive's Tag envs for the batched stepper: adapters for the team body
+// WarpDrive's Tag envs for the CUDA stepper: adapters for the team body
 // (agent_body.h), one team of threads per env (a block on a GPU), agents
 // strided over its threads. Each step calls the per-agent dynamics of
 // envs/multi_agent/ in the CPU env's phases, with a barrier where the CPU
@@ -18,7 +18,7 @@
 #include "envs/multi_agent/tag_gridworld.h"
 
 namespace envpool_x {
-namespace batched {
+namespace cuda_pool {
 
 // Threads per env on a GPU: one per agent, in whole warps, at most 256 (an
 // env with more agents has each thread loop over several).
@@ -305,5 +305,5 @@ struct IsAgentKernel<TagContinuousKernel> {
   static constexpr bool value = true;
 };
 
-}  // namespace batched
+}  // namespace cuda_pool
 }  // namespace envpool_x

@@ -14,11 +14,11 @@
 #include <utility>
 #include <vector>
 
-#include "bindings/raw_loop.h"
 #include "core/env.h"
 #include "core/env_pool.h"
 #include "core/errors.h"
 #include "core/pool_options.h"
+#include "core/raw_loop.h"
 #include "core/spec.h"
 
 #ifndef ENVPOOL_X_VERSION
@@ -54,7 +54,7 @@ struct ExternalEnvApi {
   Config (*default_config)();
   EnvSpec (*spec)(const Config&);
   PoolBase* (*make_pool)(const Config&, const PoolOptions&);
-  // (seconds, episodes) of RawLoopSeconds (bindings/raw_loop.h).
+  // (seconds, episodes) of RawLoopSeconds (core/raw_loop.h).
   std::pair<double, int64_t> (*raw_loop)(const Config&, int, int64_t, uint64_t, int);
 };
 

@@ -11,9 +11,12 @@ import time
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from envpool_x import _core
 
 
 @dataclass
@@ -176,13 +179,14 @@ def round_profile(
         acts = _actions(env.action_space, num_envs, 8)
         for k in range(3):
             env.step(acts[k % len(acts)])
-        env._pool.profile_rounds(True)
+        pool = cast("_core._PoolBase", env._pool)  # a CPU pool: device="cpu" above
+        pool.profile_rounds(True)
         start = time.perf_counter()
         k = 0
         while k < min_rounds or time.perf_counter() - start < seconds:
             env.step(acts[k % len(acts)])
             k += 1
-        return dict(env._pool.round_profile())
+        return dict(pool.round_profile())
     finally:
         env.close()
 

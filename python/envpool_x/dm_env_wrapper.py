@@ -10,9 +10,9 @@ import numpy as np
 from dm_env import specs
 
 from envpool_x.action_dict import unpack_action
-from envpool_x.device import _host_ids
+from envpool_x.backends import create_pool
+from envpool_x.backends.arrays import host_ids
 from envpool_x.dm_single_env import DmSingleEnv
-from envpool_x.pool import create_pool
 from envpool_x.render import FrameSource, render
 from envpool_x.spec import EnvSpec, observation_tuple
 
@@ -39,7 +39,7 @@ class DmEnvPool(dm_env.Environment):  # type: ignore[misc]
             )
         self.spec = spec
         self.config: dict[str, Any] = spec.config_dict()
-        self._on_device = spec.config.device != "cpu"
+        self._on_device = not spec.backend.host_results
         self._disabled = spec.config.autoreset_mode == "disabled"
         if self._on_device and self._disabled:
             raise ValueError(
@@ -141,7 +141,7 @@ class DmEnvPool(dm_env.Environment):  # type: ignore[misc]
         must reject itself (it names the problem)."""
         if env_id is None:
             return np.arange(self.num_envs, dtype=np.int32), self._to_start.copy()
-        ids = np.asarray(_host_ids(env_id))
+        ids = np.asarray(host_ids(env_id))
         if ids.ndim != 1 or ids.dtype.kind not in "iu" or ids.size == 0:
             return None, None
         if ids.min() < 0 or ids.max() >= self.num_envs:
@@ -179,7 +179,7 @@ class DmEnvPool(dm_env.Environment):  # type: ignore[misc]
         if env_id is None:
             self._to_start[:] = False
         else:
-            self._to_start[np.asarray(_host_ids(env_id))] = False
+            self._to_start[np.asarray(host_ids(env_id))] = False
         self._any_to_start = bool(self._to_start.any())
 
     def _track(self, result: Any) -> Any:

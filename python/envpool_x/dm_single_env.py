@@ -3,10 +3,14 @@ TimeSteps, as dm_env's own tools (its test mixin, acme's loops) expect."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import dm_env
 import numpy as np
+
+if TYPE_CHECKING:
+    from envpool_x.dm_env_wrapper import DmEnvPool
+    from envpool_x.gymnasium_env import GymnasiumEnvPool
 
 
 class DmSingleEnv(dm_env.Environment):  # type: ignore[misc]
@@ -23,10 +27,10 @@ class DmSingleEnv(dm_env.Environment):  # type: ignore[misc]
     (and so every view of it).
     """
 
-    def __init__(self, pool: Any, index: int = 0) -> None:
+    def __init__(self, pool: DmEnvPool, index: int = 0) -> None:
         """``pool``: a :class:`~envpool_x.DmEnvPool` (not imported here: it
         imports this module); ``index``: the env of the pool to present."""
-        if pool.spec.config.device != "cpu":
+        if not pool.spec.backend.host_results:
             raise ValueError("single_env needs device='cpu' (it returns numpy values)")
         self._ids = view_ids(pool, index)
         self._pool = pool
@@ -70,7 +74,7 @@ class DmSingleEnv(dm_env.Environment):  # type: ignore[misc]
         self._pool.close()
 
 
-def view_ids(pool: Any, index: Any) -> np.ndarray:
+def view_ids(pool: GymnasiumEnvPool | DmEnvPool, index: Any) -> np.ndarray:
     """The env-id array ``[index]`` of a one-env view of ``pool``, checked.
 
     Raises:

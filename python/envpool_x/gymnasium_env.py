@@ -10,8 +10,10 @@ from gymnasium.vector import AutoresetMode
 
 from envpool_x import _core
 from envpool_x.action_dict import unpack_action
+from envpool_x.backends import create_pool
+from envpool_x.backends.checks import reset_ids
+from envpool_x.backends.contract import DevicePool, Pool
 from envpool_x.gymnasium_single_env import GymnasiumSingleEnv
-from envpool_x.pool import create_pool, reset_ids
 from envpool_x.render import RENDER_MODES, FrameSource, render
 from envpool_x.spec import EnvSpec
 
@@ -68,7 +70,7 @@ class GymnasiumEnvPool(gymnasium.vector.VectorEnv, gymnasium.Env):  # type: igno
         # Latest obs of every env, for gymnasium's reset_mask results. Only kept
         # where reset_mask is the way to reset (sync, autoreset 'disabled'):
         # holding it would stop the engine from reusing the obs array.
-        self._on_device = spec.config.device != "cpu"
+        self._on_device = not spec.backend.host_results
         self._track_last_obs = (
             spec.config.autoreset_mode == "disabled"
             and self.batch_size == self.num_envs
@@ -122,10 +124,12 @@ class GymnasiumEnvPool(gymnasium.vector.VectorEnv, gymnasium.Env):  # type: igno
                     "options={'reset_mask': ...} needs autoreset_mode='disabled' (gymnasium's "
                     "DISABLED mode); otherwise reset a subset with reset(env_id=...)"
                 )
-            obs, _, _, _, info = self._pool.reset_masked(ids, seed)
+            pool = self._pool
+            assert isinstance(pool, DevicePool)  # results that are not numpy: a device pool
+            obs, _, _, _, info = pool.reset_masked(ids, seed)
             host_mask = np.zeros(self.num_envs, dtype=bool)
             host_mask[ids] = True
-            mask = self._pool.from_host(host_mask)
+            mask = pool.from_host(host_mask)
             info = {k: v for k, v in info.items() if not k.startswith("final")}
             info.update({f"_{k}": mask for k in list(info)})
             return (obs, info) if self._return_info else obs
@@ -285,7 +289,7 @@ class _TupleObsPool:
     shape (n,), gymnasium's batched layout for a Tuple space. The arrays are
     views of the engine's array (which is then never reused for a later step)."""
 
-    def __init__(self, pool: Any) -> None:
+    def __init__(self, pool: Pool) -> None:
         self._inner = pool
 
     def __getattr__(self, name: str) -> Any:

@@ -4,12 +4,15 @@ observations, rewards and flags, for tools that take a single env (gymnasium's
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import gymnasium
 import numpy as np
 
 from envpool_x.dm_single_env import view_ids
+
+if TYPE_CHECKING:
+    from envpool_x.gymnasium_env import GymnasiumEnvPool
 
 
 class GymnasiumSingleEnv(gymnasium.Env):  # type: ignore[misc]
@@ -24,9 +27,9 @@ class GymnasiumSingleEnv(gymnasium.Env):  # type: ignore[misc]
     the pool (and so every view of it).
     """
 
-    def __init__(self, pool: Any, index: int = 0) -> None:
-        """``pool``: a GymnasiumEnvPool (not imported here: it imports this
-        module); ``index``: the env of the pool to present."""
+    def __init__(self, pool: GymnasiumEnvPool, index: int = 0) -> None:
+        """``pool``: the pool to view (its module imports this one: the type
+        is imported for type checkers only); ``index``: the env to present."""
         self._ids = view_ids(pool, index)
         self._pool = pool
         self.observation_space = pool.single_observation_space

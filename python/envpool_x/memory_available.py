@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import resource
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from envpool_x.spec import EnvSpec
 
 KiB = 1 << 10
 
@@ -82,21 +85,7 @@ def _vm_size() -> int:
     return 0
 
 
-def _device_free(spec: Any) -> int | None:
-    from envpool_x import _core
-
-    device = str(spec.config.device)  # checked by spec.py: "cuda" or "cuda:K" here
-    if device.startswith("cuda") and spec.entry.family == "mujoco":  # warp's view
-        from envpool_x.mujoco_gpu import memory_estimate
-
-        return memory_estimate.device_free(device)
-    if not device.startswith("cuda") or not hasattr(_core, "cuda_mem_info"):
-        return None
-    free, _ = _core.cuda_mem_info(int(device.partition(":")[2] or 0))
-    return int(free)
-
-
-def available(spec: Any = None) -> Available:
+def available(spec: EnvSpec | None = None) -> Available:
     """What this process may still use now (``spec``: for the GPU it runs on)."""
     sources: dict[str, int] = {}
     cgroup = _cgroup_headroom()
@@ -111,7 +100,7 @@ def available(spec: Any = None) -> Available:
         address = max(0, soft - _vm_size())
         sources["RLIMIT_AS - VmSize"] = address
     resident = min([v for k, v in sources.items() if k != "RLIMIT_AS - VmSize"], default=None)
-    device = _device_free(spec) if spec is not None else None
+    device = spec.backend.device_free(spec) if spec is not None else None
     if device is not None:
         sources["GPU free (cudaMemGetInfo)"] = device
     return Available(resident, address, device, sources)

@@ -1,13 +1,98 @@
-"""The task registry: task id -> C++ pool class and the task's defaults."""
+"""The task registry: task id -> C++ pool class and the task's defaults, and the
+families' declarations (what each family knows: renderer, memory, backends)."""
 
 from __future__ import annotations
 
 import difflib
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
 
 from envpool_x import _core
+
+if TYPE_CHECKING:
+    from envpool_x.spec import EnvSpec
+
+
+@dataclass(frozen=True)
+class FamilyMemory:
+    """What one env of a family allocates beyond ``sizeof(Env)`` (the CPU
+    backend's memory check; measured as the RSS growth per env of large pools).
+
+    Attributes:
+        env_resident: bytes one env touches (an ALE emulator, an ``mjData``).
+        env_address: address space one env reserves, when more than resident
+            (MuJoCo's arena: reserved at once, touched as needed).
+        heap_observations: heap an env keeps that grows with its observation,
+            in observations' worth (Atari's frame stack).
+        pool_resident: ``env_resident`` of the envs of the family that differ,
+            by pool name.
+    """
+
+    env_resident: int = 0
+    env_address: int = 0
+    heap_observations: int = 0
+    pool_resident: Mapping[str, int] = field(default_factory=dict)
+
+    def resident(self, pool_name: str) -> int:
+        """Bytes one env of ``pool_name`` touches beyond sizeof(Env)."""
+        return self.pool_resident.get(pool_name, self.env_resident)
+
+
+@dataclass(frozen=True)
+class Family:
+    """What a family declares once, for everything above the backend seam.
+
+    Attributes:
+        name: the family's name (``list_all_envs`` groups, ``envpool-x list``).
+        title: how messages name its tasks ("the classic control tasks").
+        renderer: the function that, given a spec, returns a function drawing
+            the frame (uint8, H x W x 3) of one env from its state; called on
+            the first ``render()``. None: the family draws no frames from
+            states (pools that draw their own, such as Atari's, need none).
+        memory: its per-env allocations (:class:`FamilyMemory`).
+        backends: the backends beside the CPU pool that run some of its tasks,
+            each with the C++ pool names it runs (every family runs on "cpu").
+    """
+
+    name: str
+    title: str = ""
+    renderer: Callable[[EnvSpec], Callable[[np.ndarray], np.ndarray]] | None = None
+    memory: FamilyMemory = field(default_factory=FamilyMemory)
+    backends: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+
+    def runs_on(self, backend: str, pool_name: str) -> bool:
+        """Whether ``backend`` runs this family's ``pool_name`` tasks."""
+        return backend == "cpu" or pool_name in self.backends.get(backend, ())
+
+
+_FAMILIES: dict[str, Family] = {}
+KiB, MiB = 1 << 10, 1 << 20  # for the families' memory declarations
+
+
+def declare_family(family: Family) -> Family:
+    """Record a family's declaration (once per name) and return it.
+
+    Raises:
+        ValueError: the family was already declared.
+    """
+    if family.name in _FAMILIES:
+        raise ValueError(f"family {family.name!r} is already declared")
+    _FAMILIES[family.name] = family
+    return family
+
+
+def family(name: str) -> Family:
+    """The declaration of family ``name``; a family nobody declared (a user's
+    own) has the defaults: no renderer, no extra memory, the CPU pool only."""
+    return _FAMILIES.get(name) or Family(name)
+
+
+def families() -> list[Family]:
+    """Every declared family, in declaration order."""
+    return list(_FAMILIES.values())
 
 
 @dataclass(frozen=True)
@@ -29,11 +114,17 @@ class TaskEntry:
     custom_pool_class: Any = None
 
     @property
-    def pool_class(self) -> Any:
+    def pool_class(self) -> type[_core._EnvPool]:
         """The pybind11 pool class of this task."""
         if self.custom_pool_class is not None:
-            return self.custom_pool_class
-        return getattr(_core, self.pool_name)
+            return self.custom_pool_class  # type: ignore[no-any-return]
+        pool_class: type[_core._EnvPool] = getattr(_core, self.pool_name)
+        return pool_class
+
+    @property
+    def declaration(self) -> Family:
+        """What the task's family declares (:class:`Family`)."""
+        return family(self.family)
 
 
 # gymnasium registers some tasks (CliffWalking, Blackjack) without a time limit;

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import collections
 import enum
-from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 from gymnasium import spaces
 
+from envpool_x import backends
 from envpool_x.array_specs import ArraySpec, action_array_spec, state_array_spec
+from envpool_x.backends.arrays import ARRAY_BACKENDS
+from envpool_x.backends.checks import seed_list
+from envpool_x.backends.contract import AutoresetMode, Backend
 from envpool_x.registration import TaskEntry, lookup
 from envpool_x.render import check_render_mode
 
@@ -25,7 +28,7 @@ POOL_DEFAULTS: dict[str, Any] = {
     "autoreset_mode": "next_step",
     "max_num_players": 1,
     "gym_reset_return_info": True,
-    # The GPU path (envpool_x.device): "cpu" is the thread-pool engine.
+    # Which backend steps the envs (envpool_x.backends): "cpu" is the thread pool.
     "device": "cpu",
     "array_backend": None,
     "copy_results": True,
@@ -33,7 +36,7 @@ POOL_DEFAULTS: dict[str, Any] = {
     "render_mode": None,
     "check_memory": True,  # False: skip the memory check (envpool_x.memory)
 }
-AUTORESET_MODES = ("next_step", "same_step", "disabled")
+AUTORESET_MODES = tuple(m.value for m in AutoresetMode)
 # gymnasium.vector.AutoresetMode's values, for its enum and its spelling.
 _GYMNASIUM_MODES = {"NextStep": "next_step", "SameStep": "same_step", "Disabled": "disabled"}
 
@@ -65,61 +68,17 @@ def _int_key(config: dict[str, Any], key: str, minimum: int) -> int:
     return int(value)
 
 
-def _seed_list(seed: Any, num_envs: int) -> list[int] | None:
-    """Per-env seeds when ``seed`` is a sequence; None when it is one int."""
-    if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
-        if not 0 <= int(seed) < 2**64:
-            raise ValueError(f"seed must be in [0, 2**64), got {seed}")
-        return None
-    if isinstance(seed, (str, bytes)) or not isinstance(seed, (Sequence, np.ndarray)):
-        raise TypeError(f"seed must be an int or a sequence of ints, got {type(seed).__name__}")
-    seeds = list(seed)
-    if len(seeds) != num_envs:
-        raise ValueError(f"seed list has {len(seeds)} entries but num_envs={num_envs}")
-    out = []
-    for s in seeds:
-        if isinstance(s, bool) or not isinstance(s, (int, np.integer)):
-            raise TypeError(f"seeds must be ints, got {type(s).__name__}")
-        if not 0 <= int(s) < 2**64:
-            raise ValueError(f"seed must be in [0, 2**64), got {s}")
-        out.append(int(s))
-    return out
-
-
-def _check_device_keys(task_id: str, entry: TaskEntry, merged: dict[str, Any]) -> None:
-    """device / array_backend / copy_results: what the GPU path supports."""
-    from envpool_x.device import ARRAY_BACKENDS, parse_device
-
-    kind, _ = parse_device(merged["device"])
-    backend = merged["array_backend"]
-    if backend is not None and backend not in ARRAY_BACKENDS:
-        raise ValueError(f"array_backend must be one of {ARRAY_BACKENDS}, got {backend!r}")
+def _check_backend_keys(task_id: str, entry: TaskEntry, merged: dict[str, Any]) -> Backend:
+    """The backend of ``device``, and the options it must honour
+    (array_backend, copy_results, batch_size)."""
+    backend = backends.select(entry, merged["device"])
+    array_backend = merged["array_backend"]
+    if array_backend is not None and array_backend not in ARRAY_BACKENDS:
+        raise ValueError(f"array_backend must be one of {ARRAY_BACKENDS}, got {array_backend!r}")
     if not isinstance(merged["copy_results"], (bool, np.bool_)):
         raise TypeError("copy_results must be a bool")
-    if kind == "cpu":
-        if backend is not None or merged["copy_results"] is not True:
-            raise ValueError(
-                "array_backend and copy_results apply to device='cuda' only (the CPU engine "
-                "returns numpy arrays that later steps never overwrite)"
-            )
-        return
-    from envpool_x import _core
-    from envpool_x.mujoco_gpu import supported as mujoco_gpu_supported
-    from envpool_x.mujoco_gpu.tasks import SUPPORTED_IDS
-
-    if entry.pool_name not in _core.BatchedPool.kinds() and not mujoco_gpu_supported(
-        entry.pool_name
-    ):
-        raise ValueError(
-            f"device={merged['device']!r} has kernels for the classic control tasks, MaxCut, "
-            f"TSP, the Tag envs ({', '.join(_core.BatchedPool.kinds())}) and, through MuJoCo "
-            f"Warp, {', '.join(SUPPORTED_IDS)} only; {task_id} runs on device='cpu'"
-        )
-    if merged["batch_size"] != merged["num_envs"]:
-        raise ValueError(
-            "device='cuda' steps every env at once: batch_size must equal num_envs "
-            "(async batches are a CPU-engine feature)"
-        )
+    backend.check_config(task_id, merged)
+    return backend
 
 
 def _box(desc: dict[str, Any]) -> spaces.Box:
@@ -255,8 +214,9 @@ class EnvSpec:
             raise TypeError("thread_affinity_offset must be an int")
         merged["autoreset_mode"] = autoreset_mode_name(merged["autoreset_mode"])
         check_render_mode(merged["render_mode"])
-        self.env_seeds = _seed_list(merged["seed"], num_envs)
-        _check_device_keys(task_id, entry, merged)
+        self.env_seeds = seed_list(merged["seed"], num_envs)
+        #: The backend that steps this spec's envs (envpool_x.backends).
+        self.backend: Backend = _check_backend_keys(task_id, entry, merged)
         if entry.resolve is not None:
             entry.resolve(merged)
         if merged["max_episode_steps"] is None:  # a per-instance default its resolve missed

@@ -123,7 +123,7 @@ def make_xla(env: Any, flavour: str = "gymnasium") -> tuple[Any, Callable, Calla
     """
     if flavour not in FLAVOURS:
         raise ValueError(f"flavour must be one of {FLAVOURS}, got {flavour!r}")
-    if env.spec.config.device != "cpu":
+    if not env.spec.backend.host_results:
         raise ValueError(
             "env.xla() drives the CPU engine; with device='cuda' pass JAX arrays to "
             "step() directly (array_backend='jax')"

@@ -17,10 +17,10 @@ from typing import Any
 
 import numpy as np
 import pytest
+from test_box2d_lunar import RecordingGenerator
 
 from envpool_x import _core
 from envpool_x.families.box2d import BUILD_HINT, has_box2d
-from test_box2d_lunar import RecordingGenerator
 
 pytestmark = pytest.mark.skipif(not has_box2d(), reason=BUILD_HINT)
 

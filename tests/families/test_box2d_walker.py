@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from test_box2d_lunar import RecordingGenerator
 
 import envpool_x
 from envpool_x import _core
-from test_box2d_lunar import RecordingGenerator
 
 bipedal_walker = pytest.importorskip(
     "gymnasium.envs.box2d.bipedal_walker", reason='the oracle needs pip install "gymnasium[box2d]"'

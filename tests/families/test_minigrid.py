@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from minigrid_oracle import COLORS, run_episodes
 
 import envpool_x
-from minigrid_oracle import COLORS, run_episodes
 
 pytest.importorskip("minigrid")
 

@@ -9,8 +9,9 @@ import pytest
 
 pytest.importorskip("minigrid")
 
-import envpool_x  # noqa: E402
 from minigrid_oracle import world_state  # noqa: E402
+
+import envpool_x  # noqa: E402
 
 
 @pytest.mark.parametrize(

@@ -10,7 +10,6 @@ import pytest
 pytest.importorskip("minigrid")
 
 from minigrid.core.constants import COLOR_TO_IDX  # noqa: E402
-
 from minigrid_layouts import (  # noqa: E402
     DOOR,
     KEY,

@@ -10,8 +10,9 @@ import pytest
 
 pytest.importorskip("minigrid")
 
-import envpool_x  # noqa: E402
 from minigrid_oracle import assert_same_obs, same_seed_pair, world_state  # noqa: E402
+
+import envpool_x  # noqa: E402
 
 # Every generator (the Crossings shuffle and choose with numpy's own
 # algorithms; OurStream stands in for them with our generator's, so for them

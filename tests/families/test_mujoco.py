@@ -30,8 +30,8 @@ import numpy as np
 import pytest
 
 import envpool_x
+from envpool_x.backends import create_pool
 from envpool_x.families import mujoco as mj
-from envpool_x.pool import create_pool
 from envpool_x.spec import make_spec
 
 pytest.importorskip("mujoco")

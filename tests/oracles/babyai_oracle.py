@@ -16,7 +16,6 @@ from envpool_x.families.minigrid import decode_mission
 minigrid = pytest.importorskip("minigrid")
 from minigrid.core.constants import COLOR_TO_IDX, OBJECT_TO_IDX  # noqa: E402
 from minigrid.envs.babyai.core import verifier as V  # noqa: E402
-
 from minigrid_oracle import cell_codes  # noqa: E402
 
 MAX_NODES, NODE_VALUES = 7, 10

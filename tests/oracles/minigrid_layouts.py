@@ -9,9 +9,9 @@ from collections.abc import Callable
 
 import gymnasium as gym
 import numpy as np
+from minigrid_oracle import world_state
 
 import envpool_x
-from minigrid_oracle import world_state
 
 HEADER = 12
 WALL, DOOR, KEY, GOAL, LAVA = 2, 4, 5, 8, 9

@@ -46,3 +46,19 @@ def test_generic_binding_has_no_xla() -> None:
     for path in generic:
         assert "xla/ffi" not in path.read_text(), path.name
         assert '#include "bindings/xla' not in path.read_text(), path.name
+
+
+def test_shipped_headers_include_only_shipped_headers() -> None:
+    """cpp/core and cpp/extern are what a wheel ships for user envs
+    (register_cpp_env): a lower layer never includes the bindings above it,
+    and nothing they include may be missing from an installed wheel."""
+    shipped = ("core/", "extern/")
+    for folder in ("cpp/core", "cpp/extern"):
+        for path in (ROOT / folder).glob("*.h"):
+            for line in path.read_text().splitlines():
+                if not line.startswith('#include "'):
+                    continue
+                header = line.split('"')[1]
+                name = path.relative_to(ROOT)
+                assert not header.startswith("bindings/"), f"{name} includes {header}"
+                assert header.startswith(shipped), f"{name} includes {header} (not shipped)"

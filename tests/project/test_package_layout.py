@@ -10,7 +10,8 @@ submodule of ``pkg``. Left out are the implicit edges from a submodule to the
 packages above it (importing ``envpool_x.families.atari`` runs
 ``envpool_x/__init__.py`` first): with them every package whose ``__init__``
 imports one of its own submodules would be a circle, which is how packages
-work, not a circle.
+work, not a circle. Also left out: imports under ``if TYPE_CHECKING:``, which
+never run (type checkers read them; the interpreter does not).
 """
 
 from __future__ import annotations
@@ -48,6 +49,16 @@ def imported_module(name: str, is_package: bool, node: ast.ImportFrom) -> str:
     return ".".join([*base, node.module] if node.module else base)
 
 
+def type_only_nodes(tree: ast.AST) -> set[int]:
+    """The ids of the nodes under ``if TYPE_CHECKING:`` (never run)."""
+    out: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            for child in node.body:
+                out.update(id(n) for n in ast.walk(child))
+    return out
+
+
 def import_graph(root: Path = PACKAGE) -> dict[str, set[str]]:
     """Module -> the modules of the package it imports (see the module docstring)."""
     paths = {module_name(p, root): p for p in root.rglob("*.py")}
@@ -55,7 +66,11 @@ def import_graph(root: Path = PACKAGE) -> dict[str, set[str]]:
     submodules = set(paths) | {module_name(p, root) for p in root.rglob("*.pyi")}
     graph: dict[str, set[str]] = {name: set() for name in paths}
     for name, path in paths.items():
-        for node in ast.walk(ast.parse(path.read_text())):
+        tree = ast.parse(path.read_text())
+        type_only = type_only_nodes(tree)
+        for node in ast.walk(tree):
+            if id(node) in type_only:
+                continue
             targets: list[str] = []
             if isinstance(node, ast.Import):
                 targets = [alias.name for alias in node.names]
@@ -148,6 +163,22 @@ def test_circle_through_the_package_init_is_found(tmp_path: Path) -> None:
     cycle = find_cycle(import_graph(pkg))
     assert cycle is not None and set(cycle) == {"envpool_x", "envpool_x.spec"}
     assert import_graph(pkg)["envpool_x.spec"] == {"envpool_x"}  # _core is no .py module
+
+
+def test_type_only_imports_are_no_edge(tmp_path: Path) -> None:
+    pkg = write_package(
+        tmp_path,
+        {
+            "__init__.py": "",
+            "spec.py": "from envpool_x.memory import check\n",
+            "memory.py": (
+                "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
+                "    from envpool_x.spec import EnvSpec\ndef check(): pass\n"
+            ),
+        },
+    )
+    assert import_graph(pkg)["envpool_x.memory"] == set()
+    assert find_cycle(import_graph(pkg)) is None
 
 
 def test_a_package_importing_its_own_submodules_is_no_circle(tmp_path: Path) -> None:

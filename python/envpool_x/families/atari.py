@@ -15,7 +15,11 @@ import warnings
 from typing import Any
 
 from envpool_x import _core
-from envpool_x.registration import register
+from envpool_x.registration import Family, FamilyMemory, KiB, declare_family, register
+
+# ALE's emulator, ROM copy and screens (measured); plus the frame stack and a
+# frame being resized: two observations' worth.
+declare_family(Family("atari", memory=FamilyMemory(env_resident=780 * KiB, heap_observations=2)))
 
 #: The ale-py release the C++ core is built from and whose ROMs are used.
 ALE_VERSION = "0.12.1"

@@ -17,9 +17,13 @@ from __future__ import annotations
 from typing import Any
 
 from envpool_x.families.minigrid import BUILD_HINT, has_grid_worlds
-from envpool_x.registration import register_if_built
+from envpool_x.registration import Family, FamilyMemory, KiB, declare_family, register_if_built
+from envpool_x.render.minigrid import minigrid_drawer
 
-FAMILY = "babyai"
+# One env (estimated, not measured): grid, object ids and positions, instruction.
+FAMILY = declare_family(
+    Family("babyai", renderer=minigrid_drawer, memory=FamilyMemory(env_resident=16 * KiB))
+).name
 register = register_if_built(has_grid_worlds(), BUILD_HINT)
 #: The most navigations an instruction needs (a sequence of two conjunctions
 #: of put-next clauses): the outer time limit of levels without their own.

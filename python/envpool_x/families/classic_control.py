@@ -2,7 +2,19 @@
 
 from __future__ import annotations
 
-from envpool_x.registration import register
+from envpool_x.registration import Family, declare_family, register
+from envpool_x.render.classic_control import classic_drawer
+
+declare_family(
+    Family(
+        "classic_control",
+        title="the classic control tasks",
+        renderer=classic_drawer,
+        backends={
+            "cuda": ("CartPole", "Pendulum", "MountainCar", "MountainCarContinuous", "Acrobot")
+        },
+    )
+)
 
 register("CartPole-v0", "CartPole", "classic_control", 200, 195.0)
 register("CartPole-v1", "CartPole", "classic_control", 500, 475.0)

@@ -18,7 +18,25 @@ from typing import Any
 import numpy as np
 
 from envpool_x import _core
-from envpool_x.registration import NO_TIME_LIMIT, PER_INSTANCE_TIME_LIMIT, register
+from envpool_x.registration import (
+    NO_TIME_LIMIT,
+    PER_INSTANCE_TIME_LIMIT,
+    Family,
+    FamilyMemory,
+    declare_family,
+    register,
+)
+
+# MaxCut keeps about 13 bytes a node, TSP 21 a city, beside what the pool shares:
+# three observations' worth.
+declare_family(
+    Family(
+        "combinatorial",
+        title="MaxCut, TSP",
+        memory=FamilyMemory(heap_observations=3),
+        backends={"cuda": ("MaxCut", "Tsp")},
+    )
+)
 
 #: ``MaxCut-v0``'s graph when none is given.
 DEFAULT_GRAPH = "er:100:0.1"

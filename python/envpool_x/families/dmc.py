@@ -22,11 +22,18 @@ import functools
 import hashlib
 import importlib
 import warnings
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
 
 from envpool_x import _core
 from envpool_x.families.mujoco import drop_default_timer
-from envpool_x.registration import register_if_built
+from envpool_x.registration import Family, FamilyMemory, KiB, MiB, declare_family, register_if_built
+from envpool_x.render.physics import DmcFrames
+
+if TYPE_CHECKING:
+    from envpool_x.spec import EnvSpec
 
 #: The dm-control release whose tasks these reproduce (its suite is the test oracle).
 DM_CONTROL_VERSION = "1.0.50"
@@ -141,6 +148,22 @@ def _resolver(domain: str) -> Any:
 
 
 #: How to get the family when this build lacks it.
+def _frame_drawer(spec: EnvSpec) -> Callable[[np.ndarray], np.ndarray]:
+    """The family's renderer: dm_control's ``Physics.render``, set to each env's state."""
+    (domain,) = [d for d, _, pool, _ in DOMAINS if pool == spec.entry.pool_name]
+    return DmcFrames(domain, str(spec.env_config["task_name"])).frame
+
+
+# One env: mjData's buffer and the touched part of its arena (measured); the
+# arena is reserved at once and touched as needed.
+declare_family(
+    Family(
+        "dmc",
+        renderer=_frame_drawer,
+        memory=FamilyMemory(env_resident=184 * KiB, env_address=30 * MiB),
+    )
+)
+
 BUILD_HINT = (
     "this envpool_x was built without the DeepMind Control tasks (ENVPOOL_X_DMC=OFF or "
     "ENVPOOL_X_MUJOCO=OFF): rebuild with both on "

@@ -14,9 +14,13 @@ from __future__ import annotations
 import numpy as np
 
 from envpool_x import _core
-from envpool_x.registration import register_if_built
+from envpool_x.registration import Family, FamilyMemory, KiB, declare_family, register_if_built
+from envpool_x.render.minigrid import minigrid_drawer
 
-FAMILY = "minigrid"
+# One env: the grid (5 bytes a cell, 25 x 25 at most) and the view.
+FAMILY = declare_family(
+    Family("minigrid", renderer=minigrid_drawer, memory=FamilyMemory(env_resident=4 * KiB))
+).name
 #: How to get MiniGrid and BabyAI when this build lacks them.
 BUILD_HINT = (
     "this envpool_x was built without the grid worlds (ENVPOOL_X_GRID_WORLDS=OFF): rebuild "

@@ -18,7 +18,33 @@ import warnings
 from typing import Any
 
 from envpool_x import _core
-from envpool_x.registration import register
+from envpool_x.registration import Family, FamilyMemory, KiB, MiB, declare_family, register
+from envpool_x.render.physics import mujoco_drawer
+
+#: The C++ pools of the tasks MuJoCo Warp runs (envpool_x.backends.mujoco_warp):
+#: the v5 tasks, and the v4 tasks as their v5 versions with v4's rules.
+MUJOCO_WARP_POOLS = (
+    "AntV5",
+    "HalfCheetahV5",
+    "HopperV5",
+    "Walker2dV5",
+    "HumanoidV5",
+    "AntV4",
+    "HalfCheetahV4",
+    "HopperV4",
+    "Walker2dV4",
+    "HumanoidV4",
+)
+# One env: mjData's buffer and the touched part of its arena (measured); the
+# arena (6-15 MB) is reserved at once and touched as needed.
+declare_family(
+    Family(
+        "mujoco",
+        renderer=mujoco_drawer,
+        memory=FamilyMemory(env_resident=200 * KiB, env_address=15 * MiB),
+        backends={"mujoco_warp": MUJOCO_WARP_POOLS},
+    )
+)
 
 #: The MuJoCo release the C++ core is built against (one pinned version: the
 #: same library serves gymnasium's envs, dm_control and us).

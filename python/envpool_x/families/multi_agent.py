@@ -8,7 +8,15 @@ default.
 
 from __future__ import annotations
 
-from envpool_x.registration import NO_TIME_LIMIT, register
+from envpool_x.registration import NO_TIME_LIMIT, Family, declare_family, register
+
+declare_family(
+    Family(
+        "multi_agent",
+        title="the Tag envs",
+        backends={"cuda": ("TagGridworld", "TagContinuous")},
+    )
+)
 
 register("TagGridworld-v0", "TagGridworld", "multi_agent", NO_TIME_LIMIT)
 register("TagContinuous-v0", "TagContinuous", "multi_agent", NO_TIME_LIMIT)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
-from envpool_x.registration import register
+from envpool_x.registration import Family, declare_family, register
+
+declare_family(Family("testing"))
 
 register("FaultInjection-v0", "FaultInjection", "testing", 1000)

@@ -10,7 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from envpool_x.registration import NO_TIME_LIMIT, register
+from envpool_x.registration import NO_TIME_LIMIT, Family, declare_family, register
+from envpool_x.render.toy_text import toy_text_drawer
+
+declare_family(Family("toy_text", renderer=toy_text_drawer))
 
 
 def _frozen_lake_random_map(config: dict[str, Any]) -> None:

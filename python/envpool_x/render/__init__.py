@@ -1,18 +1,28 @@
 """Frames of envs (``render_mode="rgb_array"``): where each family's come from.
 
 - envs that draw their own (Atari: ALE's screen): the C++ pool's ``render``;
-- classic control: drawn in C++ from the env's state (``render_classic``);
-- toy text: gymnasium's image assets, composed from the env's state;
-- MuJoCo / DeepMind Control: MuJoCo's renderer, set to the env's state.
+- every other family declares a renderer (``Family.renderer``): a function
+  that, given the spec, returns a drawer of one env's frame from its state
+  (classic control: drawn in C++; toy text: gymnasium's image assets; MiniGrid
+  and BabyAI: the grid; MuJoCo / DeepMind Control: MuJoCo's renderer).
 
 Nothing here runs inside ``step``: frames cost only when asked for.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import warnings
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
+from envpool_x.backends.contract import FramePool
+from envpool_x.render.human import show
+
+if TYPE_CHECKING:
+    from envpool_x.backends.contract import Pool
+    from envpool_x.spec import EnvSpec
 
 RENDER_MODES = ("rgb_array", "human")
 
@@ -26,39 +36,18 @@ def check_render_mode(mode: Any) -> None:
 class FrameSource:
     """The frames of one pool's envs, drawn only when :meth:`frames` is called."""
 
-    def __init__(self, spec: Any, pool: Any) -> None:
+    def __init__(self, spec: EnvSpec, pool: Pool) -> None:
         self._spec = spec
         self._pool = pool
-        self._drawer: Any = None  # built on first use (MuJoCo loads a model)
+        # Built on first use (MuJoCo loads a model): the family's declared renderer.
+        self._drawer: Callable[[np.ndarray], np.ndarray] | None = None
 
-    def _draw_from_state(self) -> Any:
-        if self._drawer is not None:
-            return self._drawer
-        entry, config = self._spec.entry, self._spec.env_config
-        if entry.family == "classic_control":
-            from envpool_x.render.classic_control import classic_frame
-
-            self._drawer = lambda s: classic_frame(entry.pool_name, config, s)
-        elif entry.family == "toy_text":
-            from envpool_x.render.toy_text import toy_text_frame
-
-            self._drawer = lambda s: toy_text_frame(entry.pool_name, config, s)
-        elif entry.family in ("minigrid", "babyai"):  # the same grid, the same state header
-            from envpool_x.render.minigrid import minigrid_frame
-
-            self._drawer = minigrid_frame
-        elif entry.family == "mujoco":
-            from envpool_x.render.physics import MujocoFrames
-
-            self._drawer = MujocoFrames(self._spec.id, config).frame
-        elif entry.family == "dmc":
-            from envpool_x.families.dmc import DOMAINS
-            from envpool_x.render.physics import DmcFrames
-
-            (domain,) = [d for d, _, pool, _ in DOMAINS if pool == entry.pool_name]
-            self._drawer = DmcFrames(domain, str(config["task_name"])).frame
-        else:
-            raise NotImplementedError(f"{self._spec.id} draws no frames (render_mode)")
+    def _draw_from_state(self) -> Callable[[np.ndarray], np.ndarray]:
+        if self._drawer is None:
+            make = self._spec.entry.declaration.renderer
+            if make is None:
+                raise NotImplementedError(f"{self._spec.id} draws no frames (render_mode)")
+            self._drawer = make(self._spec)
         return self._drawer
 
     def frames(self, env_ids: Any = None) -> np.ndarray:
@@ -72,9 +61,9 @@ class FrameSource:
         ids = np.atleast_1d(np.asarray(0 if env_ids is None else env_ids))
         if ids.ndim != 1 or ids.dtype.kind not in "iu":
             raise ValueError(f"env_ids must be ints, got {env_ids!r}")
-        shape = getattr(self._pool, "render_shape", (0, 0))
-        if shape[0] > 0:
-            return np.asarray(self._pool.render(ids.astype(np.int32)))
+        pool = self._pool
+        if isinstance(pool, FramePool) and pool.render_shape[0] > 0:
+            return np.asarray(pool.render(ids.astype(np.int32)))
         draw = self._draw_from_state()
         return np.stack([draw(np.asarray(self._pool.get_state(int(i)))) for i in ids])
 
@@ -84,8 +73,6 @@ def render(source: FrameSource, mode: str | None, env_ids: Any) -> np.ndarray | 
     'human' the first frame shown in a window (None returned), as gymnasium's
     envs do; None, with a warning, when the env was made without a render_mode."""
     if mode is None:
-        import warnings
-
         warnings.warn(
             "render() on an env made without render_mode: pass render_mode='rgb_array' "
             "(or 'human') to make_*",
@@ -95,8 +82,6 @@ def render(source: FrameSource, mode: str | None, env_ids: Any) -> np.ndarray | 
         return None
     frames = source.frames(env_ids)
     if mode == "human":
-        from envpool_x.render.human import show
-
         show(frames[0])
         return None
     return frames

@@ -5,9 +5,13 @@ vector (cpp/envs/minigrid/minigrid_env.h's layout), drawn by minigrid's
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from envpool_x.spec import EnvSpec
 
 TILE_PIXELS = 32
 _HEADER = 12
@@ -41,3 +45,8 @@ def minigrid_frame(state: np.ndarray) -> np.ndarray:
         grid.render(TILE_PIXELS, agent_pos=(int(s[2]), int(s[3])), agent_dir=int(s[4])),
         dtype=np.uint8,
     )
+
+
+def minigrid_drawer(spec: EnvSpec) -> Callable[[np.ndarray], np.ndarray]:
+    """The renderer of MiniGrid and BabyAI (the same grid and state header)."""
+    return minigrid_frame

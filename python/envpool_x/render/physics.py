@@ -5,11 +5,15 @@ gymnasium's MuJoCo env (its default camera and 480 x 480) and dm_control's physi
 from __future__ import annotations
 
 import warnings
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from envpool_x.render.gl import no_gl_error
+
+if TYPE_CHECKING:
+    from envpool_x.spec import EnvSpec
 
 
 class MujocoFrames:
@@ -70,3 +74,8 @@ class DmcFrames:
 
     def close(self) -> None:
         self._env.physics.free()
+
+
+def mujoco_drawer(spec: EnvSpec) -> Callable[[np.ndarray], np.ndarray]:
+    """The MuJoCo family's renderer: gymnasium's, set to each env's state."""
+    return MujocoFrames(spec.id, spec.env_config).frame

@@ -27,9 +27,12 @@ from __future__ import annotations
 import functools
 import os
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from envpool_x.spec import EnvSpec
 
 _FROZEN_LAKE_MAPS = {
     "4x4": ["SFFF", "FHFH", "FFFH", "HFFG"],
@@ -332,3 +335,9 @@ def toy_text_frame(
     if length is not None and len(state) != length:
         raise ValueError(f"a {pool_name} state has {length} values, got {len(state)}")
     return draw(env_config, state)
+
+
+def toy_text_drawer(spec: EnvSpec) -> Callable[[np.ndarray], np.ndarray]:
+    """The toy text family's renderer: frames of ``spec``'s envs from their states."""
+    pool_name, config = spec.entry.pool_name, spec.env_config
+    return lambda state: toy_text_frame(pool_name, config, state.tolist())

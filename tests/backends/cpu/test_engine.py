@@ -12,7 +12,7 @@ import pytest
 
 import envpool_x
 from conftest import action_for
-from envpool_x.pool import create_pool
+from envpool_x.backends import create_pool
 from envpool_x.spec import make_spec
 
 

@@ -23,7 +23,7 @@ import pytest
 
 import envpool_x
 from conftest import CLASSIC_TASKS
-from envpool_x.device import cuda_status
+from envpool_x.backends.cuda import cuda_status
 
 HAVE_GPU, WHY = cuda_status()
 pytestmark = pytest.mark.skipif(not HAVE_GPU, reason=f"no usable GPU: {WHY}")

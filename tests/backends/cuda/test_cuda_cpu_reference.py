@@ -207,7 +207,7 @@ def test_bad_host_actions_raise_like_the_cpu_engine():
         pend.step(np.array([[0.0], [np.nan]], dtype=np.float32))
 
 
-def test_step_before_reset_and_bad_ids():
+def test_step_before_reset():
     ref = envpool_x.make_gymnasium("CartPole-v1", num_envs=4, device="cpu-reference")
     with pytest.raises(RuntimeError, match="has not been reset"):
         ref.step(np.zeros(4, dtype=np.int64))
@@ -215,13 +215,7 @@ def test_step_before_reset_and_bad_ids():
     ref.step(np.zeros(2, dtype=np.int64), env_id=[1, 0])
     with pytest.raises(RuntimeError, match="env 2 has not been reset"):
         ref.step(np.zeros(2, dtype=np.int64), env_id=[0, 2])
-    with pytest.raises(ValueError, match="env_id 4 is out of range"):
-        ref.reset(env_id=[4])
-    with pytest.raises(ValueError, match="appears more than once"):
-        ref.reset(env_id=[1, 1])
     ref.close()
-    with pytest.raises(RuntimeError, match="closed"):
-        ref.reset()
 
 
 def test_kernel_records_bad_device_actions():
@@ -241,31 +235,7 @@ def test_kernel_records_bad_device_actions():
     np.testing.assert_array_equal(info["elapsed_step"], [2, 0, 2, 2])
 
 
-def test_kernel_records_steps_of_finished_envs_in_disabled_mode():
-    env = envpool_x.make_gymnasium(
-        "CartPole-v1",
-        num_envs=2,
-        device="cpu-reference",
-        autoreset_mode="disabled",
-        max_episode_steps=2,
-    )
-    env.reset()
-    env.step(np.zeros(2, dtype=np.int64))
-    _, _, _, trunc, _ = env.step(np.zeros(2, dtype=np.int64))
-    assert np.asarray(trunc).all()
-    before = env.get_state(0)
-    _, _, _, trunc, info = env.step(np.zeros(2, dtype=np.int64))  # the CPU engine raises here
-    np.testing.assert_array_equal(env.get_state(0), before)  # ignored
-    np.testing.assert_array_equal(info["elapsed_step"], [2, 2])
-    with pytest.raises(RuntimeError, match="env 0 was stepped after its episode ended"):
-        env._pool.check_errors()
-
-
 def test_device_config_errors():
-    with pytest.raises(ValueError, match="has kernels for the classic control tasks, MaxCut"):
-        envpool_x.make_gymnasium("Taxi-v3", device="cpu-reference")
-    with pytest.raises(ValueError, match="batch_size must equal num_envs"):
-        envpool_x.make_gymnasium("CartPole-v1", num_envs=4, batch_size=2, device="cpu-reference")
     with pytest.raises(ValueError, match="'cpu', 'cuda' or 'cuda:K'"):
         envpool_x.make_gymnasium("CartPole-v1", device="gpu")
     with pytest.raises(ValueError, match="array_backend must be one of"):
@@ -279,7 +249,7 @@ def test_device_config_errors():
 
 def test_cuda_unavailable_message():
     """Without a usable GPU (or without a CUDA build) device='cuda' says which."""
-    from envpool_x.device import cuda_status
+    from envpool_x.backends.cuda import cuda_status
 
     ok, why = cuda_status()
     if ok:
@@ -329,23 +299,6 @@ def test_results_export_legacy_and_versioned_capsules():
     del obs
     env.close()
     np.testing.assert_array_equal(a, expected)
-
-
-def test_results_stay_valid_unless_views_are_asked_for():
-    env = envpool_x.make_gymnasium("CartPole-v1", num_envs=4, device="cpu-reference", seed=1)
-    first, _ = env.reset()
-    kept = first.copy()
-    env.step(np.ones(4, dtype=np.int64))
-    np.testing.assert_array_equal(first, kept)  # a fresh array per call
-
-    views = envpool_x.make_gymnasium(
-        "CartPole-v1", num_envs=4, device="cpu-reference", seed=1, copy_results=False
-    )
-    first, _ = views.reset()
-    np.testing.assert_array_equal(first, kept)
-    second = views.step(np.ones(4, dtype=np.int64))[0]
-    np.testing.assert_array_equal(first, second)  # one buffer, overwritten
-    assert not np.array_equal(first, kept)
 
 
 # ---- actions: DLPack import ---------------------------------------------------

@@ -52,7 +52,7 @@ CFRC_SIZE = {"Humanoid-v5": 78, "Humanoid-v4": 84}
 # at most 1.1e-5 in the observation, 2.1e-3 for Humanoid (PGS against Newton).
 # Other Ant contact states (a steep leg sliding on the floor) differ by up to
 # about 0.6 in qvel: MuJoCo Warp turns that contact's friction pyramid
-# (tests/backends/mujoco_warp/test_mujoco_warp_contacts.py proves that this is the whole difference).
+# (test_mujoco_warp_contacts.py proves that this is the whole difference).
 WARMUP = {"HalfCheetah-v5": 3, "Hopper-v5": 20, "Walker2d-v5": 20, "Ant-v5": 150, "Humanoid-v5": 40}
 WARMUP.update({f"{t[:-1]}4": n for t, n in WARMUP.items()})
 

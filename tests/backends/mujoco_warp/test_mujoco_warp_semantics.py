@@ -1,5 +1,7 @@
-"""MuJoCo Warp pools (device="cpu-reference"): autoreset modes, env_id subsets,
-seeds, results and bad inputs, as the classic GPU path handles them."""
+"""MuJoCo Warp pools (device="cpu-reference"): what only this backend has (torch
+results, dm_env over warp arrays, float actions, bad device actions, no GPU).
+The contract every backend keeps (autoreset modes, env_id subsets, seeds,
+copy_results, bad ids and actions) is tests/backends/test_contract.py."""
 
 from __future__ import annotations
 
@@ -26,83 +28,7 @@ def _act(n: int, value: float = 0.1) -> np.ndarray:
     return np.full((n, 6), value, dtype=np.float32)
 
 
-@pytest.mark.parametrize("mode", ["next_step", "same_step", "disabled"])
-def test_autoreset_modes(mode):
-    env = _make(max_episode_steps=2, autoreset_mode=mode)
-    obs0, _ = env.reset(seed=3)
-    _, _, _, trunc, info = env.step(_act(3))
-    assert not trunc.any() and info["elapsed_step"].tolist() == [1, 1, 1]
-    obs, rew, term, trunc, info = env.step(_act(3))
-    assert trunc.all() and not term.any() and np.all(rew != 0)
-    if mode == "same_step":  # the reset row keeps the ending step's reward and flags
-        assert info["_final_obs"].all()
-        assert not np.allclose(info["final_obs"], obs)
-        assert info["elapsed_step"].tolist() == [0, 0, 0]
-        np.testing.assert_allclose(info["final_info"]["reward_ctrl"], -0.1 * 6 * 0.01, rtol=1e-6)
-        assert info["final_info"]["_x_velocity"].all()
-        assert np.all(info["reward_ctrl"] == 0)  # the reset row's info
-        obs, rew, _, trunc, info = env.step(_act(3))
-        assert info["elapsed_step"].tolist() == [1, 1, 1] and not trunc.any()
-    elif mode == "next_step":
-        assert info["elapsed_step"].tolist() == [2, 2, 2]
-        obs, rew, term, trunc, info = env.step(_act(3))
-        assert info["elapsed_step"].tolist() == [0, 0, 0]
-        assert not (term | trunc).any() and np.all(rew == 0)
-        assert not np.allclose(obs, obs0)  # the envs continue their random streams
-    else:
-        assert info["elapsed_step"].tolist() == [2, 2, 2]
-        before = env._pool.get_state(0)
-        _, _, _, trunc, info = env.step(_act(3))  # the CPU engine raises here
-        np.testing.assert_array_equal(env._pool.get_state(0), before)  # not stepped
-        assert trunc.all() and info["elapsed_step"].tolist() == [2, 2, 2]
-        with pytest.raises(RuntimeError, match="stepped after its episode ended"):
-            env._pool.check_errors()
-        obs, info = env.reset(options={"reset_mask": np.array([True, False, False])})
-        assert obs.shape == (3, 17) and info["_elapsed_step"].tolist() == [True, False, False]
-        assert info["elapsed_step"][0] == 0
-    env.close()
-
-
-def test_subset_steps_leave_other_envs_alone():
-    env, full = _make(), _make()
-    env.reset(seed=1)
-    full.reset(seed=1)
-    before = [env._pool.get_state(i) for i in range(3)]
-    obs, _, _, _, info = env.step(_act(1), np.array([1]))
-    assert obs.shape == (1, 17) and info["env_id"].tolist() == [1]
-    np.testing.assert_array_equal(env._pool.get_state(0), before[0])
-    np.testing.assert_array_equal(env._pool.get_state(2), before[2])
-    # Env 1 stepped alone and in a full batch: the same step.
-    full_obs, _, _, _, _ = full.step(_act(3))
-    np.testing.assert_array_equal(env._pool.get_state(1), full._pool.get_state(1))
-    np.testing.assert_array_equal(obs[0], full_obs[1])
-    _, _, _, _, info = env.step(_act(3))
-    assert info["elapsed_step"].tolist() == [1, 2, 1]
-    env.close()
-    full.close()
-
-
-def test_seeds_reproduce_and_differ():
-    a, b = _make(seed=5), _make(seed=5)
-    oa, _ = a.reset()
-    ob, _ = b.reset()
-    np.testing.assert_array_equal(oa, ob)
-    assert not np.allclose(oa[0], oa[1])  # each env its own stream
-    o1, _ = a.reset(seed=9)
-    o2, _ = a.reset(seed=9)
-    np.testing.assert_array_equal(o1, o2)
-    o3, _ = a.reset(seed=10)
-    assert not np.allclose(o1, o3)
-    o4, _ = a.reset(np.array([2]), seed=9)
-    assert o4.shape == (1, 17)
-
-
-def test_results_copy_and_backends():
-    env = _make(copy_results=False)
-    o1, _ = env.reset()
-    snapshot = o1.copy()
-    env.step(_act(3))
-    assert not np.array_equal(o1, snapshot)  # a view the next call overwrote
+def test_torch_backend():
     torch = pytest.importorskip("torch")
     tenv = _make(array_backend="torch")
     obs, _ = tenv.reset()
@@ -123,28 +49,14 @@ def test_dm_env_front_end():
     assert ts.reward.shape == (2,) and ts.step_type.tolist() == [1, 1]
 
 
-def test_bad_inputs():
+def test_integer_actions_are_refused():
+    """MuJoCo Warp takes float actions only (ids, shapes, NaN, closed pools:
+    tests/backends/test_contract.py)."""
     env = _make()
     env.reset()
-    with pytest.raises(ValueError, match="shape"):
-        env.step(_act(2))
     with pytest.raises(TypeError, match="float"):
         env.step(np.zeros((3, 6), dtype=np.int32))
-    bad = _act(3)
-    bad[1, 2] = np.nan
-    with pytest.raises(ValueError, match="not finite"):
-        env.step(bad)
-    with pytest.raises(ValueError, match="out of range"):
-        env.step(_act(1), np.array([5]))
-    with pytest.raises(ValueError, match="repeated"):
-        env.step(_act(2), np.array([1, 1]))
-    with pytest.raises(ValueError, match="has kernels for"):
-        envpool_x.make_gymnasium("Swimmer-v5", device=DEV)
-    with pytest.raises(ValueError, match="batch_size must equal num_envs"):
-        _make(num_envs=4, batch_size=2)
     env.close()
-    with pytest.raises(RuntimeError, match="closed"):
-        env.step(_act(3))
 
 
 def test_cuda_without_gpu_or_extra(monkeypatch):

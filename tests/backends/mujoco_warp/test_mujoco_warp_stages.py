@@ -11,8 +11,9 @@ pytest.importorskip("mujoco_warp", reason="the mujoco-gpu extra (mujoco-warp) is
 pytest.importorskip("gymnasium")
 
 import envpool_x  # noqa: E402
-from envpool_x.mujoco_gpu import stages as stages_module  # noqa: E402
-from envpool_x.mujoco_gpu.tasks import SUPPORTED_IDS  # noqa: E402
+from envpool_x.backends.mujoco_warp import stages as stages_module  # noqa: E402
+from envpool_x.families.mujoco import MUJOCO_WARP_POOLS  # noqa: E402
+from envpool_x.registration import list_all_envs, lookup  # noqa: E402
 
 DEV = "cpu-reference"
 pytestmark = pytest.mark.timeout(900)
@@ -28,6 +29,10 @@ def _layout(tree) -> dict:
             a = np.asarray(v)
             out[k] = (a.shape, a.dtype.str)
     return out
+
+
+#: The task ids MuJoCo Warp runs (the MuJoCo family declares their pools).
+SUPPORTED_IDS = [t for t in list_all_envs() if lookup(t).pool_name in MUJOCO_WARP_POOLS]
 
 
 @pytest.mark.parametrize("task", SUPPORTED_IDS)

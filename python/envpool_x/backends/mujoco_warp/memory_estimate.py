@@ -14,9 +14,13 @@ from __future__ import annotations
 import dataclasses
 import functools
 import warnings
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from envpool_x.mujoco_gpu import engine
+from envpool_x.backends.contract import Estimate
+from envpool_x.backends.mujoco_warp import engine
+
+if TYPE_CHECKING:
+    from envpool_x.spec import EnvSpec
 
 # Per env, besides the rows below: elapsed, done, need_reset, stepped, bad,
 # errors, unstable, counters, seeds, all_ids (int32), x_before, y_before (float32).
@@ -61,12 +65,12 @@ def engine_bytes(xml_file: str) -> tuple[int, int, int, int]:
     return m_bytes + sizes[0] - per_world, per_world, state, int(model.ntendon)
 
 
-def pool_bytes(spec: Any, n: int) -> tuple[int, int]:
+def pool_bytes(spec: EnvSpec, n: int) -> tuple[int, int]:
     """``(fixed, per_env)`` device bytes of a pool of ``spec`` with ``n`` envs."""
     cfg = spec.config
     env_cfg = dict(spec.env_config)
     fixed, per_world, state, ntendon = engine_bytes(str(env_cfg["xml_file"]))
-    obs = int(spec.observation_space.shape[0])
+    (obs,) = spec.observation_space.shape or (0,)
     info_names = [i["name"] for i in spec._desc["info"]]
     tendons = 2 * 8 * ntendon if "tendon_length" in info_names else 0
     row = 8 * obs + _ROW_FIXED + tendons
@@ -79,8 +83,8 @@ def pool_bytes(spec: Any, n: int) -> tuple[int, int]:
     return fixed, per_env
 
 
-def estimate(spec: Any, n: int, fixed_host: int) -> dict[str, Any]:
-    """The fields of envpool_x.memory's Estimate of a MuJoCo Warp pool of
+def estimate(spec: EnvSpec, n: int, fixed_host: int) -> Estimate:
+    """The estimate of a MuJoCo Warp pool of
     ``n`` envs (``fixed_host``: the host bytes of any pool): device bytes on a
     GPU; on cpu-reference warp's arrays are host memory (resident)."""
     fixed, per_env = pool_bytes(spec, n)
@@ -91,12 +95,10 @@ def estimate(spec: Any, n: int, fixed_host: int) -> dict[str, Any]:
         resident, per = host + device, float(host_per_env + per_env)
         parts = {"MuJoCo Warp and pool arrays (host)": device, "host": host}
         per_kind = {"resident": per, "address_space": per, "device": 0.0}
-        return dict(num_envs=n, resident=resident, address_space=resident, device=0,
-                    per_env=per_kind, parts=parts)  # fmt: skip
+        return Estimate(n, resident, resident, 0, per_kind, parts)
     parts = {"MuJoCo Warp and pool arrays": device, "host": host}
     per_kind = {"resident": host_per_env, "address_space": host_per_env, "device": per_env}
-    return dict(num_envs=n, resident=host, address_space=host, device=device,
-                per_env={k: float(v) for k, v in per_kind.items()}, parts=parts)  # fmt: skip
+    return Estimate(n, host, host, device, {k: float(v) for k, v in per_kind.items()}, parts)
 
 
 def device_free(device: str) -> int | None:

@@ -1,4 +1,4 @@
-// The batched stepper's output fields and results: what each field is, the
+// The CUDA stepper's output fields and results: what each field is, the
 // device block a launch writes, the options a pool is built with, and the
 // kinds the GPU path has by name. Host-side only.
 #pragma once
@@ -11,12 +11,13 @@
 #include <vector>
 
 #include "core/errors.h"
+#include "core/result_fields.h"
 #include "core/spec.h"
 #include "cuda/device_ops.h"
 #include "cuda/env_kinds.h"
 
 namespace envpool_x {
-namespace batched {
+namespace cuda_pool {
 
 // The C++ pool names (CartPole, ...) of the envs the GPU path has.
 inline std::vector<std::string> KindNames() {
@@ -40,7 +41,7 @@ inline EnvKind ParseEnvKind(const std::string& pool_name) {
 // One output field: its per-env shape and where it sits in a result block.
 // The env's fields are named "obs" (an array observation) or "obs/<key>" (a
 // Dict's), and "info/<key>"; in same_step mode "final_obs/<key>" and
-// "final_info/<key>" beside them.
+// "final_info/<key>" beside them (core/result_fields.h).
 struct OutputField {
   std::string name;
   DType dtype;
@@ -82,10 +83,10 @@ struct ActionInput {
   bool on_host = true;
 };
 
-struct BatchedOptions {
+struct CudaPoolOptions {
   int64_t num_envs = 1;
   int32_t max_episode_steps = 0;
-  Autoreset autoreset = Autoreset::kNextStep;
+  AutoresetMode autoreset = AutoresetMode::kNextStep;
   std::vector<uint64_t> env_seeds;  // one per env
   bool copy_results = true;         // false: every result is a view of one reused block
 };
@@ -99,13 +100,18 @@ class OutputLayout {
   static constexpr size_t kAlign = 256;
 
   OutputLayout(const EnvSpec& spec, bool same_step) : same_step_(same_step) {
-    auto scalar = [](const char* name, DType d) { return OutputField{name, d, {}, ItemSize(d)}; };
+    auto scalar = [](const std::string& name, DType d) {
+      return OutputField{name, d, {}, ItemSize(d)};
+    };
+    auto final_info = [](const char* name) {
+      return std::string(result_fields::kFinalInfoPrefix) + name;
+    };
     auto field = [](const std::string& name, const ArraySpec& a) {
       size_t bytes = ItemSize(a.dtype);
       for (int64_t d : a.shape) bytes *= static_cast<size_t>(d);
       return OutputField{name, a.dtype, a.shape, bytes};
     };
-    const bool array_obs = spec.obs.size() == 1 && spec.obs[0].name == "obs";
+    const bool array_obs = spec.obs.size() == 1 && spec.obs[0].name == result_fields::kObs;
     std::vector<ArraySpec> env = spec.obs;
     env.insert(env.end(), spec.info.begin(), spec.info.end());
     if (env.size() > static_cast<size_t>(kMaxEnvFields)) {
@@ -116,15 +122,16 @@ class OutputLayout {
     auto add_env_fields = [&](size_t from, size_t to, const std::string& prefix) {
       for (size_t f = from; f < to; ++f) {
         env_field_.push_back(fields_.size());
-        fields_.push_back(field(array_obs && f == 0 ? "obs" : prefix + env[f].name, env[f]));
+        fields_.push_back(
+            field(array_obs && f == 0 ? result_fields::kObs : prefix + env[f].name, env[f]));
       }
     };
-    add_env_fields(0, spec.obs.size(), "obs/");
-    const std::pair<const char*, DType> fixed[] = {{"reward", DType::kFloat32},
-                                                   {"terminated", DType::kBool},
-                                                   {"truncated", DType::kBool},
-                                                   {"env_id", DType::kInt32},
-                                                   {"elapsed_step", DType::kInt32}};
+    add_env_fields(0, spec.obs.size(), result_fields::kObsPrefix);
+    const std::pair<const char*, DType> fixed[] = {{result_fields::kReward, DType::kFloat32},
+                                                   {result_fields::kTerminated, DType::kBool},
+                                                   {result_fields::kTruncated, DType::kBool},
+                                                   {result_fields::kEnvId, DType::kInt32},
+                                                   {result_fields::kElapsedStep, DType::kInt32}};
     for (const auto& [name, dtype] : fixed) {
       fixed_field_.push_back(fields_.size());
       fields_.push_back(scalar(name, dtype));
@@ -134,24 +141,32 @@ class OutputLayout {
       reward.shape = {spec.num_agents()};
       reward.row_bytes *= static_cast<size_t>(spec.num_agents());
     }
-    add_env_fields(spec.obs.size(), env.size(), "info/");
+    add_env_fields(spec.obs.size(), env.size(), result_fields::kInfoPrefix);
     if (!same_step) return;
     for (size_t f = 0; f < env.size(); ++f) {
       final_field_.push_back(fields_.size());
-      fields_.push_back(
-          field((f < spec.obs.size() ? "final_obs/" : "final_info/") + env[f].name, env[f]));
+      const char* prefix =
+          f < spec.obs.size() ? result_fields::kFinalObsPrefix : result_fields::kFinalInfoPrefix;
+      fields_.push_back(field(prefix + env[f].name, env[f]));
       if (f + 1 == spec.obs.size()) {
         fixed_field_.push_back(fields_.size());
-        fields_.push_back(scalar("final_info/env_id", DType::kInt32));
+        fields_.push_back(scalar(final_info(result_fields::kEnvId), DType::kInt32));
         fixed_field_.push_back(fields_.size());
-        fields_.push_back(scalar("final_info/elapsed_step", DType::kInt32));
+        fields_.push_back(scalar(final_info(result_fields::kElapsedStep), DType::kInt32));
       }
     }
     fixed_field_.push_back(fields_.size());
-    fields_.push_back(scalar("_final_obs", DType::kBool));
+    fields_.push_back(scalar(result_fields::kFinalMask, DType::kBool));
   }
 
   const std::vector<OutputField>& fields() const { return fields_; }
+
+  // Bytes of one env's row over every field (a block's size before alignment).
+  size_t RowBytes() const {
+    size_t bytes = 0;
+    for (const OutputField& f : fields_) bytes += f.row_bytes;
+    return bytes;
+  }
 
   // Bytes of a block of `rows` rows (each field 256-byte aligned); fills
   // offsets when given.
@@ -195,5 +210,5 @@ class OutputLayout {
   std::vector<size_t> fixed_field_;  // reward ... elapsed_step, then the final ones
 };
 
-}  // namespace batched
+}  // namespace cuda_pool
 }  // namespace envpool_x

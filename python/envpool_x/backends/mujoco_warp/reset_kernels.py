@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import warp as wp
 
-from envpool_x.mujoco_gpu.kernels import TaskParams, write_positions
+from envpool_x.backends.mujoco_warp.kernels import TaskParams, write_positions
 
 
 @wp.kernel

@@ -1,4 +1,4 @@
-"""MujocoDevicePool: the GPU pool interface of envpool_x.device over MuJoCo Warp.
+"""MujocoWarpPool: the device pool contract (envpool_x.backends.contract) over MuJoCo Warp.
 
 A call is a fixed sequence of kernel launches on the pool's device (no read
 back to the host): actions into ctrl, the step stage (``frame_skip`` physics
@@ -9,19 +9,28 @@ the worlds that need one, skipped on the device when none does) and their rows.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from envpool_x.device import _converter, checked_backend, parse_device
-from envpool_x.mujoco_gpu import engine, kernels, reset_kernels, stage_kernels, tasks
-from envpool_x.mujoco_gpu.results import Outputs, ResultMixin, check_ids, seeds_for
-from envpool_x.mujoco_gpu.stages import Stages, initial_observation
+from envpool_x import memory
+from envpool_x.backends import parse_device
+from envpool_x.backends.arrays import checked_backend, converter
+from envpool_x.backends.checks import check_env_ids
+from envpool_x.backends.contract import AutoresetMode, Results
+from envpool_x.backends.mujoco_warp import engine, kernels, reset_kernels, stage_kernels, tasks
+from envpool_x.backends.mujoco_warp.results import Outputs, ResultMixin, seeds_for
+from envpool_x.backends.mujoco_warp.stages import Stages, initial_observation
 
-_MODES = {"next_step": 0, "same_step": 1, "disabled": 2}
+if TYPE_CHECKING:
+    from envpool_x.spec import EnvSpec
+
+NEXT_STEP = AutoresetMode.NEXT_STEP.code
+SAME_STEP = AutoresetMode.SAME_STEP.code
+DISABLED = AutoresetMode.DISABLED.code
 
 
-class MujocoDevicePool(ResultMixin):
+class MujocoWarpPool(ResultMixin):
     """step / reset / send / recv / close for MuJoCo tasks on MuJoCo Warp.
 
     Results are fresh arrays at every call unless ``copy_results=False``, in
@@ -29,7 +38,7 @@ class MujocoDevicePool(ResultMixin):
     overwrites.
     """
 
-    def __init__(self, spec: Any) -> None:
+    def __init__(self, spec: EnvSpec) -> None:
         cfg = spec.config
         kind, index = parse_device(cfg.device)
         self.kind, self.index = kind, index
@@ -37,9 +46,7 @@ class MujocoDevicePool(ResultMixin):
         self.wp = wp
         self.wp_device = engine.warp_device(kind, index)
         self.backend = checked_backend(cfg.array_backend, kind)
-        self._convert = _converter(self.backend)
-        from envpool_x import memory
-
+        self._convert = converter(self.backend)
         memory.check(spec)  # MuJoCo Warp's and the pool's arrays, before they exist
         env_cfg = dict(spec.env_config)
         model = engine.load_model(env_cfg["xml_file"])
@@ -47,7 +54,7 @@ class MujocoDevicePool(ResultMixin):
         c = tasks.constants(spec.entry.pool_name, env_cfg, body)
         self.num_envs = int(cfg.num_envs)
         self.max_steps = int(cfg.max_episode_steps or 0)
-        self.mode = _MODES[cfg.autoreset_mode]
+        self.mode = AutoresetMode(cfg.autoreset_mode).code
         self.copy_results = bool(cfg.copy_results)
         self.obs_dim = tasks.obs_size(
             spec.entry.pool_name, c.values, model.nq, model.nv, model.nbody
@@ -76,12 +83,14 @@ class MujocoDevicePool(ResultMixin):
             self.all_ids = wp.array(np.arange(n, dtype=np.int32))
             info_names = [i["name"] for i in spec._desc["info"]]
             self.ntendon = int(model.ntendon) if "tendon_length" in info_names else 0
-            self.buffers = Outputs(wp, n, self.obs_dim, self.mode == 1, info_names, self.ntendon)
+            self.buffers = Outputs(
+                wp, n, self.obs_dim, self.mode == SAME_STEP, info_names, self.ntendon
+            )
         self._pending: Any = None
         self._closed = False
 
     # -- the pool interface ----------------------------------------------------
-    def step(self, action: Any, env_id: Any = None) -> Any:
+    def step(self, action: Any, env_id: Any = None) -> Results:
         """Step the envs in ``env_id`` (None: all) and return their results."""
         self._check_open()
         wp, d, p, st = self.wp, self.physics.data, self.params, self.st
@@ -94,7 +103,16 @@ class MujocoDevicePool(ResultMixin):
             wp.launch(
                 kernels.set_ctrl,
                 n,
-                [ids, act, st.done, int(self.mode == 2), d.ctrl, st.stepped, st.bad, st.errors],
+                [
+                    ids,
+                    act,
+                    st.done,
+                    int(self.mode == DISABLED),
+                    d.ctrl,
+                    st.stepped,
+                    st.bad,
+                    st.errors,
+                ],
             )
             # Every world is stepped; those not to advance (outside env_id, a
             # bad action, finished in disabled mode) are put back.
@@ -114,14 +132,14 @@ class MujocoDevicePool(ResultMixin):
                 [ids, st.unstable, self.initial_obs, out.obs, self.last_obs],
             )
             self._tendons(ids, n, out, 0)
-            if self.mode == 1:
+            if self.mode == SAME_STEP:
                 self._copy_final(ids, n, out)
             # In disabled mode only envs a bad action ended reset here.
-            self._reset_flagged(ids, n, out, keep_reward=self.mode == 1)
+            self._reset_flagged(ids, n, out, keep_reward=self.mode == SAME_STEP)
             out.set_ids(ids, n)
             return self._pack(out, n)
 
-    def reset(self, env_id: Any = None, seed: Any = None) -> Any:
+    def reset(self, env_id: Any = None, seed: Any = None) -> Results:
         """Reset the envs in ``env_id`` (None: all) and return their results."""
         self._check_open()
         wp = self.wp
@@ -136,7 +154,7 @@ class MujocoDevicePool(ResultMixin):
             out.set_ids(ids, n)
             return self._pack(out, n)
 
-    def reset_masked(self, env_id: Any, seed: Any = None) -> Any:
+    def reset_masked(self, env_id: Any, seed: Any = None) -> Results:
         """Every env's row: envs in ``env_id`` reset, the others their current obs."""
         self.reset(env_id, seed)
         wp = self.wp
@@ -187,7 +205,7 @@ class MujocoDevicePool(ResultMixin):
     def get_state(self, env_id: int) -> np.ndarray:
         """qpos then qvel of env ``env_id`` (float64, copied to the host)."""
         self._check_open()
-        i = check_ids(np.asarray([env_id]), self.num_envs)[0]
+        i = check_env_ids(np.asarray([env_id]), self.num_envs)[0]
         d = self.physics.data
         with self._scope():  # read after the caller's queued steps, on their stream
             return np.concatenate([d.qpos.numpy()[i], d.qvel.numpy()[i]]).astype(np.float64)
@@ -197,7 +215,7 @@ class MujocoDevicePool(ResultMixin):
         run ``mj_forward``, and refresh its observation and velocity origin, as
         gymnasium's ``set_state``."""
         self._check_open()
-        i = int(check_ids(np.asarray([env_id]), self.num_envs)[0])
+        i = int(check_env_ids(np.asarray([env_id]), self.num_envs)[0])
         d, wp = self.physics.data, self.wp
         nq = self.physics.mj_model.nq
         state = np.asarray(state, dtype=np.float32)
@@ -235,7 +253,7 @@ class MujocoDevicePool(ResultMixin):
     def _ids(self, env_id: Any) -> tuple[Any, int]:
         if env_id is None:
             return self.all_ids, self.num_envs
-        host = check_ids(env_id, self.num_envs)
+        host = check_env_ids(env_id, self.num_envs)
         return self.wp.array(host, dtype=self.wp.int32, device=self.wp_device), int(host.size)
 
     def _reseed(self, ids: Any, n: int, seed: Any) -> None:

@@ -19,9 +19,9 @@ from typing import Any
 
 import numpy as np
 
-from envpool_x.mujoco_gpu import kernels, reset_kernels, stage_kernels
-from envpool_x.mujoco_gpu.engine import Physics
-from envpool_x.mujoco_gpu.tasks import TaskConstants
+from envpool_x.backends.mujoco_warp import kernels, reset_kernels, stage_kernels
+from envpool_x.backends.mujoco_warp.engine import Physics
+from envpool_x.backends.mujoco_warp.tasks import TaskConstants
 
 
 class Stages:

@@ -1,5 +1,5 @@
-"""The pool's inputs and outputs: checking actions and env ids, output buffers,
-and handing results to ``array_backend`` as the classic GPU path does."""
+"""The pool's inputs and outputs: actions, seeds, output buffers, and handing
+results to ``array_backend`` through the one packer (envpool_x.backends.results)."""
 
 from __future__ import annotations
 
@@ -7,58 +7,33 @@ from typing import Any
 
 import numpy as np
 
-from envpool_x.device import (
-    _DL_CPU,
-    OneCallInFlight,
-    _host_ids,
-    caller_stream,
-    dm_step_parts,
-)
+from envpool_x.backends import results
+from envpool_x.backends.arrays import DL_CPU, OneCallInFlight, caller_stream, dm_step_parts
+from envpool_x.backends.checks import check_reset_seeds, seed_list
+from envpool_x.backends.contract import Results
+from envpool_x.backends.mujoco_warp.kernels import INFO_NAMES
 
 _SEED_MIX = 0x9E3779B97F4A7C15  # golden-ratio constant: spreads consecutive seeds
 
 
-def seeds_for(env_seeds: Any, seed: Any, n: int) -> np.ndarray:
+def seeds_for(env_seeds: list[int] | None, seed: Any, n: int) -> np.ndarray:
     """One int32 seed of warp's random streams per env: from a list (one per
-    env) or from one int (mixed with the env's index)."""
+    env) or from one int (mixed with the env's index). The values are checked
+    by the one seed rule (envpool_x.backends.checks); the streams are warp's
+    own, so they differ from the CPU engine's for the same seed."""
     if env_seeds is not None:
-        values, offsets = [int(s) for s in env_seeds], [0] * n
+        values, offsets = list(env_seeds), [0] * n
     elif isinstance(seed, (list, tuple, np.ndarray)):
+        check_reset_seeds(seed, n)
         values, offsets = [int(s) for s in seed], [0] * n
-        if len(values) != n:
-            raise ValueError(f"got {len(values)} seeds for {n} env(s)")
     else:
-        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
-            raise TypeError(f"seed must be an int or one int per env, got {type(seed).__name__}")
+        seed_list(seed, n)  # one int: refused as the pool option is
         values, offsets = [int(seed)] * n, list(range(n))
-    for s in values:
-        if not 0 <= s < 2**64:
-            raise ValueError(f"seed must be in [0, 2**64), got {s}")
     mixed = [
         (((s + i * _SEED_MIX) % 2**64 * _SEED_MIX) >> 32) & 0x7FFFFFFF
         for s, i in zip(values, offsets, strict=True)
     ]
     return np.asarray(mixed, dtype=np.int32)
-
-
-def check_ids(env_id: Any, num_envs: int) -> np.ndarray:
-    """env_id as int32 host ids, checked (range, repeats) as the other pools do.
-
-    Raises:
-        TypeError: not integers. ValueError: empty, out of range or repeated.
-    """
-    ids = np.asarray(_host_ids(env_id))
-    if ids.ndim == 0:
-        ids = ids.reshape(1)
-    if ids.dtype.kind not in "iu":
-        raise TypeError(f"env_id must hold integers, got {ids.dtype}")
-    if ids.ndim != 1 or ids.size == 0:
-        raise ValueError(f"env_id must be a non-empty 1-d array, got shape {ids.shape}")
-    if ids.min() < 0 or ids.max() >= num_envs:
-        raise ValueError(f"env_id out of range [0, {num_envs}): {ids.tolist()}")
-    if np.unique(ids).size != ids.size:
-        raise ValueError(f"env_id has repeated ids: {ids.tolist()}")
-    return ids.astype(np.int32)
 
 
 #: Info keys that are another key's column under the name of an older task version.
@@ -77,8 +52,6 @@ class Outputs:
     def __init__(
         self, wp: Any, n: int, obs_dim: int, same_step: bool, info: list[str], ntendon: int
     ) -> None:
-        from envpool_x.mujoco_gpu.kernels import INFO_NAMES
-
         self.wp, self.n, self.obs_dim, self.same_step = wp, n, obs_dim, same_step
         self.info_names, self.ntendon = info, ntendon
         known = set(INFO_NAMES) | set(INFO_ALIASES) | {"tendon_length", "tendon_velocity"}
@@ -135,36 +108,38 @@ class Outputs:
 
     def fields(self, n: int) -> dict[str, Any]:
         """The result arrays by name, ``n`` rows each."""
+        names = results.NAMES
         out = {
-            "obs": self.obs[:n],
-            "reward": self.reward[:n],
-            "terminated": self.terminated[:n],
-            "truncated": self.truncated[:n],
-            "env_id": self.env_id,
-            "elapsed_step": self.elapsed[:n],
+            names["obs"]: self.obs[:n],
+            names["reward"]: self.reward[:n],
+            names["terminated"]: self.terminated[:n],
+            names["truncated"]: self.truncated[:n],
+            names["env_id"]: self.env_id,
+            names["elapsed_step"]: self.elapsed[:n],
         }
+        info, final_info = names["info_prefix"], names["final_info_prefix"]
         for name in self.info_names:
             if name in self._columns:
-                out[f"info/{name}"] = self.info[self._columns[name]][:n]
+                out[info + name] = self.info[self._columns[name]][:n]
             else:
-                out[f"info/{name}"] = (
+                out[info + name] = (
                     self.ten_length if name == "tendon_length" else self.ten_velocity
                 )[:n]
         if self.final_info is not None:
-            out["final_info/env_id"] = self.final_env_id[:n]
-            out["final_info/elapsed_step"] = self.final_elapsed[:n]
+            out[final_info + names["env_id"]] = self.final_env_id[:n]
+            out[final_info + names["elapsed_step"]] = self.final_elapsed[:n]
             for name in self.info_names:
                 if name in self._columns:
-                    out[f"final_info/{name}"] = self.final_info[self._columns[name]][:n]
+                    out[final_info + name] = self.final_info[self._columns[name]][:n]
                 else:
-                    out[f"final_info/{name}"] = (
+                    out[final_info + name] = (
                         self.final_ten_length
                         if name == "tendon_length"
                         else self.final_ten_velocity
                     )[:n]
         if self.final_obs is not None:
-            out["final_obs"] = self.final_obs[:n]
-            out["_final_obs"] = self.final_mask[:n]
+            out[names["final_obs_prefix"] + names["obs"]] = self.final_obs[:n]
+            out[names["final_mask"]] = self.final_mask[:n]
         return out
 
 
@@ -226,7 +201,7 @@ class ResultMixin(OneCallInFlight):
                 )
             return wp.array(np.ascontiguousarray(a, dtype=np.float32), device=self.wp_device)
         dev_type, dev_index = action.__dlpack_device__()
-        on_host = int(dev_type) == _DL_CPU
+        on_host = int(dev_type) == DL_CPU
         if self.kind == "cuda" and on_host:
             raise ValueError(
                 "action is a tensor in host memory (the CPU) but this env runs on "
@@ -249,20 +224,8 @@ class ResultMixin(OneCallInFlight):
             return out
         raise TypeError(f"action must be a float32/float64 tensor, got {arr.dtype}")
 
-    def _pack(self, out: Outputs, n: int) -> Any:
-        d = {k: self._to_backend(v) for k, v in out.fields(n).items()}
-        info: dict[str, Any] = {"env_id": d["env_id"], "elapsed_step": d["elapsed_step"]}
-        info.update({k[5:]: v for k, v in d.items() if k.startswith("info/")})
-        if "_final_obs" in d:
-            mask = d["_final_obs"]
-            info["final_obs"] = d["final_obs"]
-            final_info = {k[11:]: v for k, v in d.items() if k.startswith("final_info/")}
-            for key in list(final_info):
-                final_info[f"_{key}"] = mask
-            info["final_info"] = final_info
-            info["_final_obs"] = mask
-            info["_final_info"] = mask
-        return d["obs"], d["reward"], d["terminated"], d["truncated"], info
+    def _pack(self, out: Outputs, n: int) -> Results:
+        return results.pack({k: self._to_backend(v) for k, v in out.fields(n).items()})
 
     def _to_backend(self, a: Any) -> Any:
         if self.backend == "numpy":

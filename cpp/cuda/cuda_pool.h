@@ -1,4 +1,4 @@
-// The batched stepper's host side: owns the per-env state arrays on a device
+// The CUDA stepper's host side: owns the per-env state arrays on a device
 // (DeviceOps), validates what the caller asks for, and turns each step or
 // reset into exactly one launch of the kernel body (cpp/cuda/kernel_body.h).
 // Nothing here waits for the device except get_state / set_state /
@@ -16,20 +16,21 @@
 #include "core/errors.h"
 #include "core/random.h"
 #include "core/spec.h"
-#include "cuda/batched_fields.h"
+#include "cuda/cuda_fields.h"
+#include "cuda/device_arrays.h"
 #include "cuda/device_ops.h"
 #include "cuda/kernel_body.h"
 #include "cuda/kernel_params.h"
 
 namespace envpool_x {
-namespace batched {
+namespace cuda_pool {
 
-class BatchedPool {
+class CudaPool {
  public:
   // Largest batch: 2^31 - 1 rows would overflow int32 env ids.
   static constexpr int64_t kMaxEnvs = int64_t{1} << 30;
 
-  BatchedPool(EnvKind kind, const Config& cfg, BatchedOptions opt, std::shared_ptr<DeviceOps> ops)
+  CudaPool(EnvKind kind, const Config& cfg, CudaPoolOptions opt, std::shared_ptr<DeviceOps> ops)
       : kind_(kind), opt_(std::move(opt)), ops_(std::move(ops)) {
     const int64_t n = opt_.num_envs;
     if (n < 1 || n > kMaxEnvs) {
@@ -40,15 +41,23 @@ class BatchedPool {
                        " seeds for num_envs=" + std::to_string(n));
     }
     EnvSpec spec;
+    std::string name;
     VisitKind(kind_, [&](auto tag) {
       using K = typename decltype(tag)::Kernel;
       spec = K::CpuEnv::Spec(cfg);
+      name = K::CpuEnv::kName;
       words_ = K::kWords;
       discrete_ = K::kDiscrete;
     });
+    // The adapter's compile-time action kind must be the CPU env's: the spec
+    // (shapes, counts, bounds) comes from the CPU env alone.
+    if (discrete_ != spec.action.discrete) {
+      throw StateError("the CUDA adapter of '" + name +
+                       "' disagrees with its CPU env on the action kind");
+    }
     num_actions_ = spec.action.discrete ? spec.action.n : 0;
     action_ = spec.action;
-    layout_ = std::make_unique<OutputLayout>(spec, opt_.autoreset == Autoreset::kSameStep);
+    layout_ = std::make_unique<OutputLayout>(spec, opt_.autoreset == AutoresetMode::kSameStep);
     // A failed allocation frees what was allocated before it: the caller sees
     // MemoryError and no half-built pool keeps device memory.
     try {
@@ -62,48 +71,30 @@ class BatchedPool {
     }
   }
 
-  ~BatchedPool() { Close(); }
+  ~CudaPool() { Close(); }
 
  private:
   // The adapter's Params, with any shared instance uploaded to the device.
   void MakeParams(const Config& cfg) {
     ParamContext ctx{cfg, opt_.num_envs, opt_.max_episode_steps,
                      [this](const void* host, size_t bytes) {
-                       void* p = ops_->Alloc(bytes, 0);
-                       owned_.push_back(p);
+                       void* p = Alloc(bytes);
                        ops_->CopyToDevice(p, host, bytes, 0);
                        return p;
                      }};
-    VisitKind(kind_, [&](auto tag) {
-      using K = typename decltype(tag)::Kernel;
-      static_assert(std::is_trivially_copyable_v<typename K::Params>);
-      static_assert(sizeof(typename K::Params) <= sizeof(params_));
-      typename K::Params p = ParamsOf<typename K::CpuEnv>::Make(ctx);
-      std::memcpy(params_, &p, sizeof(p));
-      slab_bytes_ = K::SlabBytes(p);
-      action_rule_ = ActionRule(p);
-    });
+    MakeKindParams(kind_, ctx, params_, &slab_bytes_, &action_rule_);
   }
 
   void AllocateState(int64_t n) {
     const uintptr_t s = 0;
-    state_ = Alloc<double>(n * words_);
-    slab_ = Alloc<uint8_t>(n * slab_bytes_);
-    rng_key_ = Alloc<uint64_t>(n);
-    rng_counter_ = Alloc<uint64_t>(n);
-    elapsed_ = Alloc<int32_t>(n);
-    flags_ = Alloc<uint8_t>(n);
-    errors_ = Alloc<uint32_t>(4);
-    ids_ = Alloc<int32_t>(n);
-    seeds_ = Alloc<uint64_t>(n);
-    mask_ = Alloc<uint8_t>(n);
-    actions_ = Alloc<uint8_t>(n * 8 * action_.NumElements());
-    ops_->Memset(state_, 0, sizeof(double) * n * words_, s);
-    ops_->Memset(slab_, 0, static_cast<size_t>(n * slab_bytes_), s);
-    ops_->Memset(rng_counter_, 0, sizeof(uint64_t) * n, s);
-    ops_->Memset(elapsed_, 0, sizeof(int32_t) * n, s);
-    ops_->Memset(flags_, 0, n, s);
-    ops_->CopyToDevice(rng_key_, opt_.env_seeds.data(), sizeof(uint64_t) * n, s);
+    dev_.Allocate(n, words_, slab_bytes_, action_.NumElements(),
+                  [this](size_t bytes) { return Alloc(bytes); });
+    ops_->Memset(dev_.state, 0, sizeof(double) * n * words_, s);
+    ops_->Memset(dev_.slab, 0, static_cast<size_t>(n * slab_bytes_), s);
+    ops_->Memset(dev_.rng_counter, 0, sizeof(uint64_t) * n, s);
+    ops_->Memset(dev_.elapsed, 0, sizeof(int32_t) * n, s);
+    ops_->Memset(dev_.flags, 0, n, s);
+    ops_->CopyToDevice(dev_.rng_key, opt_.env_seeds.data(), sizeof(uint64_t) * n, s);
     ClearErrors(s);
     started_.assign(n, 0);
     if (!opt_.copy_results)
@@ -113,6 +104,33 @@ class BatchedPool {
   }
 
  public:
+  // What a pool of `kind` would allocate per env, without building one. The
+  // Params are built with a stand-in for uploads: the sizes depend only on
+  // whether an instance is shared, never on its bytes.
+  static PerEnvSizes Sizes(EnvKind kind, const Config& cfg, int64_t num_envs,
+                           AutoresetMode autoreset) {
+    EnvSpec spec;
+    int words = 0;
+    VisitKind(kind, [&](auto tag) {
+      using K = typename decltype(tag)::Kernel;
+      spec = K::CpuEnv::Spec(cfg);
+      words = K::kWords;
+    });
+    static unsigned char stand_in = 0;
+    ParamContext ctx{cfg, num_envs, 0, [](const void*, size_t) -> void* { return &stand_in; }};
+    alignas(16) unsigned char params[kParamsBytes];
+    std::string rule;
+    PerEnvSizes sizes;
+    MakeKindParams(kind, ctx, params, &sizes.slab, &rule);
+    sizes.device = DeviceArrays::BytesPerEnv(words, spec.action.NumElements());
+    // The seeds kept and a reset's seeds, the started flags.
+    sizes.host = 2 * sizeof(decltype(CudaPoolOptions::env_seeds)::value_type) +
+                 sizeof(decltype(started_)::value_type);
+    sizes.row =
+        static_cast<int64_t>(OutputLayout(spec, autoreset == AutoresetMode::kSameStep).RowBytes());
+    return sizes;
+  }
+
   void Close() {
     if (closed_) return;
     closed_ = true;
@@ -124,7 +142,7 @@ class BatchedPool {
 
   bool closed() const { return closed_; }
   const std::vector<OutputField>& fields() const { return layout_->fields(); }
-  const BatchedOptions& options() const { return opt_; }
+  const CudaPoolOptions& options() const { return opt_; }
   const std::shared_ptr<DeviceOps>& ops() const { return ops_; }
   bool discrete() const { return discrete_; }
   int64_t num_actions() const { return num_actions_; }
@@ -146,8 +164,8 @@ class BatchedPool {
     if (action.on_host && ops_->device_type() != kDeviceCpu) {
       const size_t item =
           action.type == ActionType::kInt64 || action.type == ActionType::kFloat64 ? 8 : 4;
-      ops_->CopyToDevice(actions_, action.data, item * rows * action_.NumElements(), stream);
-      a.action = actions_;
+      ops_->CopyToDevice(dev_.actions, action.data, item * rows * action_.NumElements(), stream);
+      a.action = dev_.actions;
     } else {
       a.action = action.data;
     }
@@ -166,8 +184,8 @@ class BatchedPool {
     UseStream(stream);
     LaunchArgs a = Args(Op::kReset, ids, rows, stream);
     if (seeds) {
-      ops_->CopyToDevice(seeds_, seeds->data(), sizeof(uint64_t) * rows, stream);
-      a.seeds = seeds_;
+      ops_->CopyToDevice(dev_.seeds, seeds->data(), sizeof(uint64_t) * rows, stream);
+      a.seeds = dev_.seeds;
     }
     MarkStarted(ids);
     return Launch(a, rows, stream);
@@ -187,11 +205,11 @@ class BatchedPool {
     }
     UseStream(stream);
     LaunchArgs a = Args(Op::kResetMasked, nullptr, n, stream);
-    ops_->CopyToDevice(mask_, mask.data(), n, stream);
-    a.mask = mask_;
+    ops_->CopyToDevice(dev_.mask, mask.data(), n, stream);
+    a.mask = dev_.mask;
     if (seeds) {
-      ops_->CopyToDevice(seeds_, seeds->data(), sizeof(uint64_t) * n, stream);
-      a.seeds = seeds_;
+      ops_->CopyToDevice(dev_.seeds, seeds->data(), sizeof(uint64_t) * n, stream);
+      a.seeds = dev_.seeds;
     }
     return Launch(a, n, stream);
   }
@@ -202,30 +220,20 @@ class BatchedPool {
     CheckOpen();
     UseStream(stream);
     uint32_t e[4];
-    ops_->CopyToHost(e, errors_, sizeof(e), stream);
+    ops_->CopyToHost(e, dev_.errors, sizeof(e), stream);
     if (e[0] == 0) return;
     ClearErrors(stream);
     const std::string env = std::to_string(e[1]);
-    if ((e[0] & kErrBadAction) && action_.num_agents > 1) {
-      std::string want = "integers in [0, " + std::to_string(action_.n) + ")";
-      if (!action_.nvec.empty()) {
-        want = "rows of integers, element j in [0, nvec[j]) with nvec = [";
-        for (size_t j = 0; j < action_.nvec.size(); ++j) {
-          want += (j ? ", " : "") + std::to_string(action_.nvec[j]);
-        }
-        want += "]";
-      }
-      throw ValueError("env " + env + ", agent " + std::to_string(e[2]) +
-                       " got an invalid action in a step since the last check (actions must "
-                       "be " +
-                       want +
-                       "); the env's episode was ended (truncated) and it resets on its next "
-                       "step");
-    }
     if (e[0] & kErrBadAction) {
-      std::string want =
-          discrete_ ? "integers in [0, " + std::to_string(num_actions_) + ")" + action_rule_
-                    : std::string("finite numbers");
+      const std::string want = ValidActions(action_, discrete_, num_actions_, action_rule_);
+      if (action_.num_agents > 1) {
+        throw ValueError("env " + env + ", agent " + std::to_string(e[2]) +
+                         " got an invalid action in a step since the last check (actions must "
+                         "be " +
+                         want +
+                         "); the env's episode was ended (truncated) and it resets on its next "
+                         "step");
+      }
       throw ValueError("env " + env +
                        " got an invalid action in a step since the last check (actions must "
                        "be " +
@@ -245,7 +253,7 @@ class BatchedPool {
     UseStream(stream);
     std::vector<double> w(words_);
     for (int i = 0; i < words_; ++i) {
-      ops_->CopyToHost(&w[i], state_ + i * opt_.num_envs + env, sizeof(double), stream);
+      ops_->CopyToHost(&w[i], dev_.state + i * opt_.num_envs + env, sizeof(double), stream);
     }
     if (kind_ == EnvKind::kMountainCarContinuous) w.resize(2);  // the flag is internal
     return w;
@@ -271,7 +279,7 @@ class BatchedPool {
     });
     UseStream(stream);
     for (int i = 0; i < words_; ++i) {
-      ops_->CopyToDevice(state_ + i * opt_.num_envs + env, &w[i], sizeof(double), stream);
+      ops_->CopyToDevice(dev_.state + i * opt_.num_envs + env, &w[i], sizeof(double), stream);
     }
     ops_->Synchronize(stream);  // `w` is a stack buffer
   }
@@ -279,11 +287,11 @@ class BatchedPool {
   void Synchronize(uintptr_t stream) { ops_->Synchronize(stream); }
 
  private:
-  template <typename T>
-  T* Alloc(int64_t count) {
-    void* p = ops_->Alloc(sizeof(T) * static_cast<size_t>(count), 0);
+  // Device memory the pool owns until Close.
+  void* Alloc(size_t bytes) {
+    void* p = ops_->Alloc(bytes, 0);
     owned_.push_back(p);
-    return static_cast<T*>(p);
+    return p;
   }
 
   LaunchArgs Args(Op op, const std::vector<int32_t>* ids, int64_t rows, uintptr_t stream) {
@@ -293,12 +301,12 @@ class BatchedPool {
     a.autoreset = opt_.autoreset;
     a.max_episode_steps = opt_.max_episode_steps;
     a.num_actions = num_actions_;
-    a.env = EnvArrays{opt_.num_envs, state_,       slab_,    slab_bytes_,
-                      rng_key_,      rng_counter_, elapsed_, flags_};
-    a.errors = errors_;
+    a.env = EnvArrays{opt_.num_envs, dev_.state,       dev_.slab,    slab_bytes_,
+                      dev_.rng_key,  dev_.rng_counter, dev_.elapsed, dev_.flags};
+    a.errors = dev_.errors;
     if (ids) {
-      ops_->CopyToDevice(ids_, ids->data(), sizeof(int32_t) * rows, stream);
-      a.ids = ids_;
+      ops_->CopyToDevice(dev_.ids, ids->data(), sizeof(int32_t) * rows, stream);
+      a.ids = dev_.ids;
     }
     return a;
   }
@@ -327,7 +335,7 @@ class BatchedPool {
 
   void ClearErrors(uintptr_t stream) {
     const uint32_t clean[4] = {0, kNoEnv, kNoEnv, 0};  // bits, env, agent
-    ops_->CopyToDevice(errors_, clean, sizeof(clean), stream);
+    ops_->CopyToDevice(dev_.errors, clean, sizeof(clean), stream);
   }
 
   void MarkStarted(const std::vector<int32_t>* ids) {
@@ -373,9 +381,9 @@ class BatchedPool {
   }
 
   EnvKind kind_;
-  BatchedOptions opt_;
+  CudaPoolOptions opt_;
   std::shared_ptr<DeviceOps> ops_;
-  alignas(16) unsigned char params_[256] = {};
+  alignas(16) unsigned char params_[kParamsBytes] = {};
   int words_ = 0;
   int64_t slab_bytes_ = 0;
   bool discrete_ = true;
@@ -384,17 +392,7 @@ class BatchedPool {
   std::string action_rule_;  // what else a valid discrete action must be
   std::unique_ptr<OutputLayout> layout_;
   std::vector<void*> owned_;
-  double* state_ = nullptr;
-  uint8_t* slab_ = nullptr;
-  uint64_t* rng_key_ = nullptr;
-  uint64_t* rng_counter_ = nullptr;
-  int32_t* elapsed_ = nullptr;
-  uint8_t* flags_ = nullptr;
-  uint32_t* errors_ = nullptr;
-  int32_t* ids_ = nullptr;
-  uint64_t* seeds_ = nullptr;
-  uint8_t* mask_ = nullptr;
-  uint8_t* actions_ = nullptr;
+  DeviceArrays dev_;
   std::shared_ptr<Block> fixed_;
   std::vector<uint8_t> started_;
   int64_t num_started_ = 0;
@@ -402,5 +400,5 @@ class BatchedPool {
   bool closed_ = false;
 };
 
-}  // namespace batched
+}  // namespace cuda_pool
 }  // namespace envpool_x

@@ -13,35 +13,6 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-#: Task pools (C++ names) with a MuJoCo Warp version. The v4 tasks are their v5
-#: versions with the v4 rules of our CPU envs (see constants).
-SUPPORTED_POOLS = (
-    "AntV5",
-    "HalfCheetahV5",
-    "HopperV5",
-    "Walker2dV5",
-    "HumanoidV5",
-    "AntV4",
-    "HalfCheetahV4",
-    "HopperV4",
-    "Walker2dV4",
-    "HumanoidV4",
-)
-
-#: The task ids of SUPPORTED_POOLS, for messages.
-SUPPORTED_IDS = (
-    "Ant-v5",
-    "HalfCheetah-v5",
-    "Hopper-v5",
-    "Walker2d-v5",
-    "Humanoid-v5",
-    "Ant-v4",
-    "HalfCheetah-v4",
-    "Hopper-v4",
-    "Walker2d-v4",
-    "Humanoid-v4",
-)
-
 
 @dataclass
 class TaskConstants:
@@ -52,11 +23,6 @@ class TaskConstants:
     normal_qvel: bool  # Ant and HalfCheetah draw qvel from a normal
     frame_skip: int
     needs_cfrc_ext: bool  # run rne_postconstraint after the step
-
-
-def supported(pool_name: str) -> bool:
-    """True when ``pool_name`` (a task's C++ pool) has a MuJoCo Warp version."""
-    return pool_name in SUPPORTED_POOLS
 
 
 def _range(cfg: dict[str, Any], key: str) -> tuple[float, float]:
@@ -74,7 +40,7 @@ def constants(pool_name: str, cfg: dict[str, Any], body_id: int) -> TaskConstant
 
     ``body_id`` is Ant's resolved ``main_body``, ignored elsewhere.
     """
-    from envpool_x.mujoco_gpu import kernels as k
+    from envpool_x.backends.mujoco_warp import kernels as k
 
     v4 = pool_name.endswith("V4")
     pool_name = pool_name[:-2] + "V5"  # the v4 tasks here differ in the lines marked v4

@@ -16,6 +16,8 @@ from __future__ import annotations
 import warp as wp
 from mujoco_warp._src.types import vec10f
 
+from envpool_x.backends.contract import AutoresetMode
+
 # Health rules (gymnasium 1.4's is_healthy of each v5 task).
 HEALTH_ALWAYS = 0  # HalfCheetah: no health rule
 HEALTH_ANT = 1  # finite state and lo <= qpos[2] <= hi
@@ -51,6 +53,11 @@ INFO_NAMES = (
 ERR_NONE = 0
 ERR_ACTION = 1  # a non-finite action value
 ERR_FINISHED = 2  # a step of a finished env in autoreset_mode="disabled"
+
+# The autoreset modes' codes, from the one enum (C++'s, through AutoresetMode).
+MODE_NEXT_STEP = wp.constant(AutoresetMode.NEXT_STEP.code)
+MODE_SAME_STEP = wp.constant(AutoresetMode.SAME_STEP.code)
+MODE_DISABLED = wp.constant(AutoresetMode.DISABLED.code)
 
 # done[w]: 0 running, 1 its episode ended, DONE_FORCE_RESET a bad action ended
 # it (it resets at its next step in every autoreset mode, as on the classic GPU path).
@@ -307,7 +314,7 @@ def reward_and_episode(
     info: wp.array2d(dtype=wp.float64),
 ):
     """Reward, terminated, truncated and elapsed_step of row i, before x_before
-    is overwritten. ``mode``: 0 next_step, 1 same_step, 2 disabled. In
+    is overwritten. ``mode``: an AutoresetMode code (MODE_*). In
     next_step mode a world done at the previous call is flagged for reset
     (its row becomes the reset row); in same_step mode a world done now. A
     world that diverged in this step (``unstable``, see stage_kernels) was put
@@ -372,19 +379,19 @@ def reward_and_episode(
         term = False
         trunc = True
         steps = elapsed[w]
-    elif mode == 2 and done[w] == 1:  # a finished env, not stepped (see set_ctrl)
+    elif mode == MODE_DISABLED and done[w] == 1:  # a finished env, not stepped (see set_ctrl)
         r = 0.0
         term = False
         trunc = True
         steps = elapsed[w]
-    elif mode == 0 and done[w] == 1:  # next_step: this call resets the env
+    elif mode == MODE_NEXT_STEP and done[w] == 1:  # next_step: this call resets the env
         need_reset[w] = 1
         done[w] = 0
         r = 0.0
         term = False
         trunc = False
         steps = 0
-    elif mode == 1 and (term or trunc):
+    elif mode == MODE_SAME_STEP and (term or trunc):
         need_reset[w] = 1
         final_mask[i] = True
     elif term or trunc:

@@ -1,6 +1,8 @@
-// The batched (GPU) pool as the Python class _core.BatchedPool, over the
+// The CUDA pool as the Python class _core.CudaPool, over the
 // DLPack import and export of cpp/bindings/dlpack.h. No env logic lives here
 // (that is cpp/cuda/kernel_body.h).
+#include "cuda/cuda_pool.h"
+
 #include <Python.h>
 
 #include <cstdint>
@@ -15,7 +17,6 @@
 #include "core/env_ids.h"
 #include "core/errors.h"
 #include "core/pool_options.h"
-#include "cuda/batched_pool.h"
 #include "cuda/device_ops.h"
 #include "cuda/dlpack_abi.h"
 
@@ -24,37 +25,23 @@
 #endif
 
 namespace envpool_x {
-namespace batched {
+namespace cuda_pool {
 
 using dlpack::DLTensor;
 
-class PyBatchedPool {
+class PyCudaPool {
  public:
-  PyBatchedPool(const std::string& pool_name, const py::dict& env_config, int64_t num_envs,
-                int max_episode_steps, const std::string& autoreset_mode, const py::object& seed,
-                const std::string& device, int device_id, bool copy_results)
+  PyCudaPool(const std::string& pool_name, const py::dict& env_config, int64_t num_envs,
+             int max_episode_steps, const std::string& autoreset_mode, const py::object& seed,
+             const std::string& device, int device_id, bool copy_results)
       : env_ids_(CheckedNumEnvs(num_envs)) {
     EnvKind kind = ParseEnvKind(pool_name);
-    Config cfg;
-    VisitKind(kind, [&](auto tag) {
-      using K = typename decltype(tag)::Kernel;
-      cfg = ConfigFromDict(K::CpuEnv::DefaultConfig(), env_config);
-      action_ = K::CpuEnv::Spec(cfg).action;
-    });
-    BatchedOptions opt;
+    Config cfg = KindConfig(kind, env_config);
+    VisitKind(kind, [&](auto tag) { action_ = decltype(tag)::Kernel::CpuEnv::Spec(cfg).action; });
+    CudaPoolOptions opt;
     opt.num_envs = num_envs;
     opt.max_episode_steps = max_episode_steps;
-    switch (ParseAutoresetMode(autoreset_mode)) {
-      case AutoresetMode::kNextStep:
-        opt.autoreset = Autoreset::kNextStep;
-        break;
-      case AutoresetMode::kSameStep:
-        opt.autoreset = Autoreset::kSameStep;
-        break;
-      case AutoresetMode::kDisabled:
-        opt.autoreset = Autoreset::kDisabled;
-        break;
-    }
+    opt.autoreset = ParseAutoresetMode(autoreset_mode);
     if (!ParseSeeds(seed, env_ids_.all(), &opt.env_seeds)) {
       throw ValueError("seed must not be None");
     }
@@ -76,7 +63,7 @@ class PyBatchedPool {
         "a " + device + " pool of " + std::to_string(num_envs) + " " + pool_name + " envs";
     try {
       pool_ = BuildOrMemoryError(what, [&] {
-        return std::make_unique<BatchedPool>(kind, cfg, std::move(opt), std::move(ops));
+        return std::make_unique<CudaPool>(kind, cfg, std::move(opt), std::move(ops));
       });
     } catch (const MemoryError&) {
       throw;
@@ -139,6 +126,22 @@ class PyBatchedPool {
     return Wrap(r);
   }
 
+  // What a pool would allocate per env, from the code the pool allocates
+  // with (CudaPool::Sizes), for the memory estimate before building one.
+  static py::dict MemorySizes(const std::string& pool_name, const py::dict& env_config,
+                              int64_t num_envs, const std::string& autoreset_mode) {
+    CheckedNumEnvs(num_envs);
+    const EnvKind kind = ParseEnvKind(pool_name);
+    const PerEnvSizes s = CudaPool::Sizes(kind, KindConfig(kind, env_config), num_envs,
+                                          ParseAutoresetMode(autoreset_mode));
+    py::dict d;
+    d["device_per_env"] = s.device;
+    d["slab_per_env"] = s.slab;
+    d["host_per_env"] = s.host + static_cast<int64_t>(EnvIdSet::BytesPerEnv());
+    d["row_bytes"] = s.row;
+    return d;
+  }
+
   void CheckErrors(uintptr_t stream) { pool_->CheckErrors(stream); }
   void Synchronize(uintptr_t stream) {
     py::gil_scoped_release nogil;
@@ -165,8 +168,17 @@ class PyBatchedPool {
   }
 
  private:
+  // The env's default config updated with the caller's keys.
+  static Config KindConfig(EnvKind kind, const py::dict& env_config) {
+    Config cfg;
+    VisitKind(kind, [&](auto tag) {
+      cfg = ConfigFromDict(decltype(tag)::Kernel::CpuEnv::DefaultConfig(), env_config);
+    });
+    return cfg;
+  }
+
   static int CheckedNumEnvs(int64_t num_envs) {
-    if (num_envs < 1 || num_envs > BatchedPool::kMaxEnvs) {
+    if (num_envs < 1 || num_envs > CudaPool::kMaxEnvs) {
       throw ValueError("num_envs must be in [1, 2**30] on the GPU path, got " +
                        std::to_string(num_envs));
     }
@@ -246,7 +258,7 @@ class PyBatchedPool {
   }
 
   EnvIdSet env_ids_;
-  std::unique_ptr<BatchedPool> pool_;
+  std::unique_ptr<CudaPool> pool_;
   ActionSpec action_;  // the CPU env's, for the action validator
   std::unique_ptr<ImportedTensor> last_action_;
   std::vector<std::string> names_;
@@ -283,9 +295,9 @@ py::dict InspectDlpack(const py::object& obj, int32_t device_type, int32_t devic
 }
 }  // namespace
 
-void BindBatched(py::module_& m) {
+void BindCudaPool(py::module_& m) {
   py::class_<DeviceArray>(m, "DeviceArray",
-                          "One output array of the batched stepper (device memory, or host "
+                          "One output array of the CUDA stepper (device memory, or host "
                           "memory for device='cpu-reference'); pass it to a framework's "
                           "from_dlpack. It keeps its memory alive.")
       .def("__dlpack__", &DeviceArray::DLPack, py::kw_only(), py::arg("stream") = py::none(),
@@ -294,30 +306,36 @@ void BindBatched(py::module_& m) {
       .def("__dlpack_device__", &DeviceArray::Device)
       .def_property_readonly("shape", &DeviceArray::Shape)
       .def_property_readonly("dtype", &DeviceArray::DTypeStr);
-  py::class_<PyBatchedPool>(m, "BatchedPool")
+  py::class_<PyCudaPool>(m, "CudaPool")
       .def(py::init<const std::string&, const py::dict&, int64_t, int, const std::string&,
                     const py::object&, const std::string&, int, bool>(),
            py::arg("pool_name"), py::arg("env_config"), py::arg("num_envs"),
            py::arg("max_episode_steps"), py::arg("autoreset_mode"), py::arg("seed"),
            py::arg("device"), py::arg("device_id") = 0, py::arg("copy_results") = true)
-      .def("step", &PyBatchedPool::Step, py::arg("action"), py::arg("env_id") = py::none(),
+      .def("step", &PyCudaPool::Step, py::arg("action"), py::arg("env_id") = py::none(),
            py::arg("stream") = 0, py::arg("check_host_values") = true)
-      .def("reset", &PyBatchedPool::Reset, py::arg("env_id") = py::none(),
+      .def("reset", &PyCudaPool::Reset, py::arg("env_id") = py::none(),
            py::arg("seed") = py::none(), py::arg("stream") = 0)
-      .def("reset_masked", &PyBatchedPool::ResetMasked, py::arg("env_id"),
+      .def("reset_masked", &PyCudaPool::ResetMasked, py::arg("env_id"),
            py::arg("seed") = py::none(), py::arg("stream") = 0)
-      .def("check_errors", &PyBatchedPool::CheckErrors, py::arg("stream") = 0)
-      .def("synchronize", &PyBatchedPool::Synchronize, py::arg("stream") = 0)
-      .def("get_state", &PyBatchedPool::GetState, py::arg("env_id"), py::arg("stream") = 0)
-      .def("set_state", &PyBatchedPool::SetState, py::arg("env_id"), py::arg("state"),
+      .def("check_errors", &PyCudaPool::CheckErrors, py::arg("stream") = 0)
+      .def("synchronize", &PyCudaPool::Synchronize, py::arg("stream") = 0)
+      .def("get_state", &PyCudaPool::GetState, py::arg("env_id"), py::arg("stream") = 0)
+      .def("set_state", &PyCudaPool::SetState, py::arg("env_id"), py::arg("state"),
            py::arg("stream") = 0)
-      .def("close", &PyBatchedPool::Close)
-      .def_property_readonly("closed", &PyBatchedPool::closed)
-      .def_property_readonly("field_names", &PyBatchedPool::names)
-      .def_property_readonly("slab_bytes", &PyBatchedPool::slab_bytes,
+      .def("close", &PyCudaPool::Close)
+      .def_property_readonly("closed", &PyCudaPool::closed)
+      .def_property_readonly("field_names", &PyCudaPool::names)
+      .def_property_readonly("slab_bytes", &PyCudaPool::slab_bytes,
                              "Device bytes of one env's array state (0: word state only).")
-      .def_property_readonly("device", &PyBatchedPool::Device)
-      .def_static("kinds", &KindNames);
+      .def_property_readonly("device", &PyCudaPool::Device)
+      .def_static("kinds", &KindNames)
+      .def_static("memory_sizes", &PyCudaPool::MemorySizes, py::arg("pool_name"),
+                  py::arg("env_config"), py::arg("num_envs") = 1,
+                  py::arg("autoreset_mode") = "next_step",
+                  "Bytes per env a pool would allocate, without building one: device_per_env "
+                  "(device arrays but the slab and the results), slab_per_env, host_per_env, "
+                  "row_bytes (one env's result row over every field).");
   m.def("_dlpack_inspect", &InspectDlpack, py::arg("obj"), py::arg("device_type"),
         py::arg("device_id"),
         "Test hook: imports obj through the action DLPack path for an env on (device_type, "
@@ -367,8 +385,8 @@ void BindBatched(py::module_& m) {
 #endif
 }
 
-}  // namespace batched
+}  // namespace cuda_pool
 
-void BindBatched(py::module_& m) { batched::BindBatched(m); }
+void BindCudaPool(py::module_& m) { cuda_pool::BindCudaPool(m); }
 
 }  // namespace envpool_x
