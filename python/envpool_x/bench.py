@@ -15,6 +15,10 @@ from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
+from envpool_x.factory import make_gymnasium
+from envpool_x.registration import lookup
+from envpool_x.spec import make_spec
+
 if TYPE_CHECKING:
     from envpool_x import _core
 
@@ -86,8 +90,6 @@ def envpool_x_runner(
     task: str, num_envs: int, batch_size: int, num_threads: int, name: str = "envpool_x"
 ) -> Runner:
     """Our pool, sync (batch_size == num_envs) or async (send/recv)."""
-    from envpool_x.factory import make_gymnasium
-
     env = make_gymnasium(task, num_envs=num_envs, batch_size=batch_size, num_threads=num_threads)
     return _pool_runner(env, num_envs, batch_size, name)
 
@@ -171,8 +173,6 @@ def round_profile(
     (``latest_start_us``), each taking thread's steps (``busy_per_lane_us``) and
     its wait for the others at the end (``end_idle_us``). Random actions, after
     a few untimed rounds."""
-    from envpool_x.factory import make_gymnasium
-
     env = make_gymnasium(task, num_envs=num_envs, num_threads=num_threads)
     try:
         env.reset()
@@ -228,9 +228,6 @@ def raw_runner(
     below ``threads`` x the single-thread rate. Timed by the loops themselves,
     so building the envs (an Atari ROM load, a MuJoCo model) is not counted."""
     import threading
-
-    from envpool_x.registration import lookup
-    from envpool_x.spec import make_spec
 
     if threads < 1:
         raise ValueError(f"threads must be >= 1, got {threads}")

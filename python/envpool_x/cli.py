@@ -8,10 +8,14 @@ import platform
 import sys
 from typing import Any
 
+from envpool_x import bench, memory
+from envpool_x.factory import make_gymnasium
+from envpool_x.registration import envs_by_family
+from envpool_x.render.record import record
+from envpool_x.spec import make_spec
+
 
 def _cmd_list(args: argparse.Namespace) -> int:
-    from envpool_x.registration import envs_by_family
-
     for family, ids in envs_by_family().items():
         print(f"{family}:")
         for task in ids:
@@ -20,8 +24,6 @@ def _cmd_list(args: argparse.Namespace) -> int:
 
 
 def _cmd_info(args: argparse.Namespace) -> int:
-    from envpool_x.spec import make_spec
-
     spec = make_spec(args.task, **({"num_envs": args.num_envs} if args.num_envs else {}))
     print(f"task: {spec.id}")
     print(f"observation_space: {spec.observation_space}")
@@ -37,8 +39,6 @@ def _cmd_info(args: argparse.Namespace) -> int:
         print(f"  {key} = {value!r}")
     print(f"frame: {_frame_size(args.task)}")
     if args.num_envs:
-        from envpool_x import memory
-
         for line in memory.describe(spec):
             print(line)
     return 0
@@ -46,8 +46,6 @@ def _cmd_info(args: argparse.Namespace) -> int:
 
 def _frame_size(task: str) -> str:
     """One frame's size (render_mode="rgb_array"), or why there is none."""
-    from envpool_x.factory import make_gymnasium
-
     try:
         env = make_gymnasium(task, num_envs=1, render_mode="rgb_array")
         try:
@@ -61,8 +59,6 @@ def _frame_size(task: str) -> str:
 
 
 def _cmd_record(args: argparse.Namespace) -> int:
-    from envpool_x.render.record import record
-
     written, (height, width) = record(
         args.task,
         args.out,
@@ -79,8 +75,6 @@ def _cmd_record(args: argparse.Namespace) -> int:
 
 
 def _cmd_bench(args: argparse.Namespace) -> int:
-    from envpool_x import bench
-
     num_envs, threads = args.num_envs, args.num_threads
     batch = args.batch_size or num_envs
     runners: list[Any] = [bench.envpool_x_runner(args.task, num_envs, batch, threads)]

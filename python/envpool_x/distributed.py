@@ -33,7 +33,9 @@ from typing import Any
 
 import numpy as np
 
+from envpool_x import _core
 from envpool_x.actor_results import as_step_result, concat_results
+from envpool_x.factory import make_gymnasium
 from envpool_x.spec import make_spec
 
 
@@ -45,8 +47,6 @@ class _PoolActor:
     """One pool inside a Ray actor (made a Ray actor class by :func:`_actor_class`)."""
 
     def __init__(self, task_id: str, config: dict[str, Any]) -> None:
-        from envpool_x.factory import make_gymnasium
-
         self._env = make_gymnasium(task_id, **config)
 
     def step(self, actions: Any, env_id: Any) -> Any:
@@ -140,8 +140,6 @@ class DistributedEnvPool:
                 raise ValueError(f"{key!r} is set by DistributedEnvPool, not per pool")
         if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
             raise TypeError(f"seed must be an int, got {type(seed).__name__}")
-        from envpool_x import _core
-
         self.task_id = task_id
         self.num_actors = int(num_actors)
         self.envs_per_actor = int(envs_per_actor)

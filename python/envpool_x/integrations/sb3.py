@@ -21,6 +21,7 @@ from stable_baselines3.common.vec_env.base_vec_env import (
     VecEnvStepReturn,
 )
 
+from envpool_x.factory import make_gymnasium
 from envpool_x.gymnasium_env import GymnasiumEnvPool
 
 
@@ -129,7 +130,5 @@ def make_sb3(task_id: str, **config: Any) -> SB3VecEnv:
         ValueError: ``autoreset_mode`` other than "same_step", or batch_size
             smaller than num_envs.
     """
-    from envpool_x.factory import make_gymnasium
-
     config.setdefault("autoreset_mode", "same_step")
     return SB3VecEnv(make_gymnasium(task_id, **config))

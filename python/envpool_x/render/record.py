@@ -12,6 +12,8 @@ from typing import Any
 
 import numpy as np
 
+from envpool_x.factory import make_gymnasium
+
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg")
 VIDEO_SUFFIXES = (".mp4", ".gif", ".webm", ".avi", ".mkv")
 
@@ -75,8 +77,6 @@ def record(
         (``pip install "envpool-x[render]"``).
     """
     from tqdm import tqdm
-
-    from envpool_x.factory import make_gymnasium
 
     out = Path(out)
     suffix = out.suffix.lower()
