@@ -84,6 +84,11 @@ def declare_family(family: Family) -> Family:
     return family
 
 
+#: The family of users' own envs (register_cpp_env, register_numba_env): the
+#: CPU pool only, what one env allocates reported by its pool.
+USER_FAMILY = declare_family(Family("user", title="users' own envs")).name
+
+
 def family(name: str) -> Family:
     """The declaration of family ``name``; a family nobody declared (a user's
     own) has the defaults: no renderer, no extra memory, the CPU pool only."""

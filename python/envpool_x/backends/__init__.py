@@ -107,7 +107,8 @@ def _device_offer() -> str:
         declaring = [f for f in families() if f.backends.get(name)]
         pools = [p for f in declaring for p in f.backends[name]]
         if name == "mujoco_warp":  # MuJoCo's pools are per version: name the task ids
-            ids = [t for t in list_all_envs() if lookup(t).pool_name in pools]
+            by_pool = {lookup(t).pool_name: t for t in list_all_envs()}
+            ids = [by_pool[p] for p in pools if p in by_pool]
             parts.append(f"through {what}, {', '.join(ids)}")
         else:
             titles = ", ".join(f.title or f.name for f in declaring)
