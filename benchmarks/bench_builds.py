@@ -78,6 +78,18 @@ def start_worker(site: str, task: str, num_envs: int, threads: int) -> subproces
     assert proc.stdout is not None
     ready = json.loads(proc.stdout.readline())
     print(f"  {task}: {site} -> {ready['ready']}", file=sys.stderr)
+    if site != "installed" and not os.path.realpath(ready["ready"]).startswith(
+        os.path.realpath(site)
+    ):
+        # An editable install's import hook wins over PYTHONPATH: both workers
+        # would measure the same build.
+        proc.kill()
+        sys.exit(
+            f"the worker for {site} imported envpool_x from {ready['ready']}: an editable "
+            "install's import hook takes precedence over PYTHONPATH. Run this script with an "
+            "interpreter without the editable install (a venv whose .pth lists only the "
+            "dependencies' site-packages) and give both builds as folders"
+        )
     return proc
 
 
