@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from envpool_x import _core
-from envpool_x.registration import NO_TIME_LIMIT, register
+from envpool_x.registration import NO_TIME_LIMIT, check_task_id, register
 
 # Our own build's flags that decide numerics (no FMA contraction) and the
 # language level; the rest is what a shared module needs. Hidden visibility:
@@ -273,9 +273,10 @@ def register_cpp_env(
     Raises:
         CompilerNotFoundError, CppEnvCompileError (with the compiler's
         diagnostics), ValueError (a module built for another envpool_x),
-        KeyError (a config key the class does not have), ValueError (the id is
-        taken).
+        KeyError (a config key the class does not have), TypeError / ValueError
+        (the id is not valid or taken: checked before anything is compiled).
     """
+    check_task_id(task_id)
     module = build_module(
         source, class_name, compiler=compiler, extra_flags=tuple(extra_flags), verbose=verbose
     )

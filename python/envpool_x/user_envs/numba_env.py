@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 
-from envpool_x.registration import NO_TIME_LIMIT, register
+from envpool_x.registration import NO_TIME_LIMIT, check_task_id, register
 
 OBS_DTYPES = ("float32", "float64", "int32")
 # The compiled callbacks of every registered numba env: the engine holds only
@@ -147,9 +147,11 @@ def register_numba_env(
 
     Raises:
         ImportError: numba is not installed (``pip install 'envpool-x[numba]'``).
-        TypeError / ValueError: unsupported spaces or sizes.
+        TypeError / ValueError: a task id that is not valid or taken (checked
+            first, before anything is compiled), unsupported spaces or sizes.
         numba.core.errors.TypingError: the functions do not compile.
     """
+    check_task_id(task_id)  # before anything is compiled
     if not isinstance(observation_space, spaces.Box):
         raise TypeError("observation_space must be a gymnasium Box")
     obs_dtype = np.dtype(observation_space.dtype)
