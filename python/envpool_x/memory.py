@@ -5,7 +5,9 @@ The estimate of a pool of ``N`` envs (``estimate(spec)``) adds up:
 
 - ``envs``: ``N x (sizeof(Env) + what one env allocates)``. sizeof comes from
   C++ (``memory_sizes()``); the allocation per env (an ALE emulator, an
-  ``mjData``, frame buffers) is what the family declares (``FamilyMemory``),
+  ``mjData``, frame buffers) is what the family declares (``FamilyMemory``)
+  plus what the task declares from its config (``TaskEntry.env_memory``: a
+  numba env's state and random buffers),
   measured as the RSS growth per env of pools of 32-3,000,000 envs in fresh
   processes (Python 3.11, ale-py 0.11, MuJoCo 3.x, 2026-11). What is reserved
   but mostly never touched (MuJoCo's 6-15 MB arena per ``mjData``) counts only
@@ -95,6 +97,14 @@ def resolved_threads(spec: EnvSpec) -> int:
 def observation_bytes(spec: EnvSpec) -> int:
     """Bytes of one env's observation, every field."""
     return sum(field_bytes(d) for d in spec._desc["obs"])
+
+
+def task_env_bytes(spec: EnvSpec) -> int:
+    """Heap bytes one env of ``spec`` allocates that grow with its config, as
+    its task declares them (``TaskEntry.env_memory``: a numba env's state and
+    random buffers); 0 when the task declares none."""
+    env_memory = spec.entry.env_memory
+    return 0 if env_memory is None else int(env_memory(spec.env_config))
 
 
 def estimate(spec: EnvSpec, num_envs: int | None = None) -> Estimate:

@@ -113,6 +113,10 @@ class TaskEntry:
     obs_tuple: bool = False
     # A pool class that is not in _core (a user env); else looked up by name.
     custom_pool_class: Any = None
+    # Heap bytes one env allocates that grow with its env config (a numba env's
+    # state and random buffers), for the memory check; None: nothing beyond
+    # what the family declares.
+    env_memory: Callable[[Mapping[str, Any]], int] | None = None
 
     @property
     def pool_class(self) -> type[_core._EnvPool]:
@@ -201,6 +205,7 @@ def register(
     resolve: Callable[[dict[str, Any]], None] | None = None,
     obs_tuple: bool = False,
     pool_class: Any = None,
+    env_memory: Callable[[Mapping[str, Any]], int] | None = None,
     **env_defaults: Any,
 ) -> None:
     """Register a task.
@@ -219,6 +224,8 @@ def register(
             as a Tuple of Discrete spaces, one array per element (Blackjack).
         pool_class: the pool class itself, for envs outside ``_core`` (user envs:
             :mod:`envpool_x.user_envs`); ``pool_name`` then only names it.
+        env_memory: given an env config, the heap bytes one env allocates
+            that grow with it (the memory check adds them per env).
         **env_defaults: overrides of the env's own config defaults for this id.
 
     Raises:
@@ -246,6 +253,7 @@ def register(
         resolve,
         obs_tuple,
         pool_class,
+        env_memory,
     )
     try:
         for listener in _LISTENERS:
