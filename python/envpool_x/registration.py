@@ -26,6 +26,9 @@ class FamilyMemory:
         env_resident: bytes one env touches (an ALE emulator, an ``mjData``).
         env_address: address space one env reserves, when more than resident
             (MuJoCo's arena: reserved at once, touched as needed).
+        env_reserved: address space one env reserves beyond what it touches,
+            for families whose resident size varies by pool (Box2D's stack
+            allocator inside each world).
         heap_observations: heap an env keeps that grows with its observation,
             in observations' worth (Atari's frame stack).
         pool_resident: ``env_resident`` of the envs of the family that differ,
@@ -34,6 +37,7 @@ class FamilyMemory:
 
     env_resident: int = 0
     env_address: int = 0
+    env_reserved: int = 0
     heap_observations: int = 0
     pool_resident: Mapping[str, int] = field(default_factory=dict)
 

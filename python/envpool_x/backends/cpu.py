@@ -83,7 +83,7 @@ class CpuBackend:
         heap = family.heap_observations * memory.observation_bytes(spec)
         heap += memory.task_env_bytes(spec)
         env_res = int(sizes["env"]) + family.resident(spec.entry.pool_name) + heap
-        env_addr = max(env_res, int(sizes["env"]) + family.env_address)
+        env_addr = max(env_res + family.env_reserved, int(sizes["env"]) + family.env_address)
         # Expensive envs are built on the side (std::optional<Env>, an error slot) first.
         build = 0 if sizes["cheap"] else int(sizes["env"]) + 16
         seeds = PY_SEED if spec.env_seeds is not None else 0

@@ -1,5 +1,6 @@
-"""The memory check counts what a task allocates per env from its config (a
-numba env's state and random buffers), under an address-space limit too."""
+"""The memory check under an address-space limit (``ulimit -v``): the num_envs a
+MemoryError suggests fits every limit and builds, and what a task allocates
+per env from its config (a numba env's state) counts."""
 
 from __future__ import annotations
 
@@ -27,6 +28,35 @@ def _under_rlimit(code: str, limit: int) -> str:
     )
     assert out.returncode == 0, f"rc={out.returncode}\n{out.stdout}\n{out.stderr[-3000:]}"
     return out.stdout
+
+
+# Tasks whose address space exceeds what they touch (MuJoCo's arena, Box2D's
+# stack allocator): the limit that binds under ulimit -v is the address space.
+_TASKS = [t for t in ("Hopper-v5", "LunarLander-v3") if t in envpool_x.list_all_envs()]
+
+
+@pytest.mark.skipif(not _TASKS, reason="no MuJoCo or Box2D family in this build")
+@pytest.mark.parametrize("task", _TASKS)
+def test_the_suggested_num_envs_builds_under_an_address_space_limit(task: str) -> None:
+    out = _under_rlimit(
+        f"""
+        import re
+        import numpy as np
+        import envpool_x
+        try:
+            envpool_x.make_gymnasium({task!r}, num_envs=10**7)
+        except MemoryError as e:
+            print("refused:", e)
+            fit = int(re.search(r"fits is (\\d+)\\.", str(e)).group(1))
+        env = envpool_x.make_gymnasium({task!r}, num_envs=fit)
+        env.reset()
+        env.step(np.stack([env.single_action_space.sample() for _ in range(fit)]))
+        print("built", fit)
+        """,
+        limit=2 << 30,
+    )
+    assert "refused:" in out and "within memory and address space (RLIMIT_AS)" in out, out
+    assert int(out.split("built ")[1]) > 0, out
 
 
 def _register_big_state(task: str, state_size: int) -> None:
