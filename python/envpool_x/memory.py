@@ -5,7 +5,9 @@ The estimate of a pool of ``N`` envs (``estimate(spec)``) adds up:
 
 - ``envs``: ``N x (sizeof(Env) + what one env allocates)``. sizeof comes from
   C++ (``memory_sizes()``); the allocation per env (an ALE emulator, an
-  ``mjData``, frame buffers) is what the family declares (``FamilyMemory``),
+  ``mjData``, frame buffers) is what the family declares (``FamilyMemory``)
+  plus what the task declares from its config (``TaskEntry.env_memory``: a
+  numba env's state and random buffers),
   measured as the RSS growth per env of pools of 32-3,000,000 envs in fresh
   processes (Python 3.11, ale-py 0.11, MuJoCo 3.x, 2026-11). What is reserved
   but mostly never touched (MuJoCo's 6-15 MB arena per ``mjData``) counts only
@@ -37,6 +39,7 @@ from __future__ import annotations
 
 import math
 import os
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -53,6 +56,10 @@ SKIP_ENV_VAR = "ENVPOOL_X_SKIP_MEMORY_CHECK"
 MiB = 1 << 20
 KiB = 1 << 10
 FIXED_RESIDENT = 1 * MiB  # per pool: the pool object, its tables, the first env's caches
+# The num_envs a MemoryError suggests fits this fraction less of each limit: the
+# process grows a little between the refused make and the next (a MuJoCo pool
+# under ulimit -v was refused by one env's worth, 15 MiB, otherwise).
+SUGGESTION_HEADROOM = 0.05
 
 
 def field_bytes(desc: dict[str, Any]) -> int:
@@ -97,6 +104,14 @@ def observation_bytes(spec: EnvSpec) -> int:
     return sum(field_bytes(d) for d in spec._desc["obs"])
 
 
+def task_env_bytes(spec: EnvSpec) -> int:
+    """Heap bytes one env of ``spec`` allocates that grow with its config, as
+    its task declares them (``TaskEntry.env_memory``: a numba env's state and
+    random buffers); 0 when the task declares none."""
+    env_memory = spec.entry.env_memory
+    return 0 if env_memory is None else int(env_memory(spec.env_config))
+
+
 def estimate(spec: EnvSpec, num_envs: int | None = None) -> Estimate:
     """What a pool of ``spec`` will take, from its backend; ``num_envs``: of
     that many envs instead (async: batches of at most as many)."""
@@ -104,13 +119,39 @@ def estimate(spec: EnvSpec, num_envs: int | None = None) -> Estimate:
     return spec.backend.estimate(spec, n)
 
 
+_KINDS = ("resident", "address_space", "device")
+
+
 def largest_num_envs(spec: EnvSpec, kind: str, avail: int) -> int:
     """The most envs (up to ``spec``'s num_envs) whose ``kind`` bytes
     (``"resident"``, ``"address_space"`` or ``"device"``) fit in ``avail``; 0: none."""
+    return _largest(spec, lambda est: getattr(est, kind) <= avail)
+
+
+def largest_fitting(spec: EnvSpec, avail: Available, headroom: float = 0.0) -> int:
+    """The most envs (up to ``spec``'s num_envs) that fit every limit of
+    ``avail`` at once (memory, address space and GPU memory), each less a
+    fraction ``headroom`` of it; 0: none.
+
+    The largest count of each limit alone is not enough: under ``ulimit -v`` a
+    count that fits the memory can still exceed the address space (MuJoCo
+    reserves far more than it touches)."""
+
+    def fits(est: Estimate) -> bool:
+        return all(
+            getattr(avail, kind) is None
+            or getattr(est, kind) <= (1.0 - headroom) * getattr(avail, kind)
+            for kind in _KINDS
+        )
+
+    return _largest(spec, fits)
+
+
+def _largest(spec: EnvSpec, fits: Callable[[Estimate], bool]) -> int:
     lo, hi = 0, int(spec.config.num_envs)
     while lo < hi:  # the estimate grows with num_envs (queues in powers of two)
         mid = (lo + hi + 1) // 2
-        if getattr(estimate(spec, mid), kind) <= avail:
+        if fits(estimate(spec, mid)):
             lo = mid
         else:
             hi = mid - 1
@@ -156,20 +197,26 @@ def check(spec: EnvSpec) -> Estimate | None:
         return None
     est = estimate(spec)
     avail = available(spec)
-    for kind in ("resident", "address_space", "device"):
-        have = getattr(avail, kind)
-        need = getattr(est, kind)
-        if have is None or need <= have:
-            continue
-        fit = largest_num_envs(spec, kind, have)
-        where = ", ".join(f"{k}: {fmt_bytes(v)}" for k, v in avail.sources.items())
-        raise MemoryError(
-            f"a pool of num_envs={est.num_envs} {spec.id} envs needs about {fmt_bytes(need)} "
-            f"of {_WHAT[kind]} ({fmt_bytes(est.per_env[kind])} per env), but this process "
-            f"has {fmt_bytes(have)} ({where}); the largest num_envs that fits is {fit}. "
-            f"If you know better, pass check_memory=False or set {SKIP_ENV_VAR}=1"
-        )
-    return est
+    short = [
+        kind
+        for kind in _KINDS
+        if getattr(avail, kind) is not None and getattr(est, kind) > getattr(avail, kind)
+    ]
+    if not short:
+        return est
+    kind = short[0]
+    have, need = getattr(avail, kind), getattr(est, kind)
+    fit = largest_fitting(spec, avail, SUGGESTION_HEADROOM)
+    limits = " and ".join(_WHAT[k] for k in _KINDS if getattr(avail, k) is not None)
+    where = ", ".join(f"{k}: {fmt_bytes(v)}" for k, v in avail.sources.items())
+    raise MemoryError(
+        f"a pool of num_envs={est.num_envs} {spec.id} envs needs about {fmt_bytes(need)} "
+        f"of {_WHAT[kind]} ({fmt_bytes(est.per_env[kind])} per env), but this process "
+        f"has {fmt_bytes(have)} ({where}); within {limits}, leaving "
+        f"{SUGGESTION_HEADROOM:.0%} for what the process allocates meanwhile, the largest "
+        f"num_envs that fits is {fit}. If you know better, pass check_memory=False or set "
+        f"{SKIP_ENV_VAR}=1"
+    )
 
 
 def describe(spec: EnvSpec) -> list[str]:
@@ -187,11 +234,15 @@ def describe(spec: EnvSpec) -> list[str]:
         "available: "
         + (", ".join(f"{k}: {fmt_bytes(v)}" for k, v in avail.sources.items()) or "unknown")
     )
-    for kind in ("resident", "address_space", "device"):
-        have = getattr(avail, kind)
-        if have is not None:
-            fit = largest_num_envs(spec, kind, have)
-            lines.append(f"largest num_envs that fits ({_WHAT[kind]}): {fit}")
+    limited = [kind for kind in _KINDS if getattr(avail, kind) is not None]
+    for kind in limited:
+        fit = largest_num_envs(spec, kind, getattr(avail, kind))
+        lines.append(f"largest num_envs that fits ({_WHAT[kind]}): {fit}")
+    if len(limited) > 1:
+        fit = largest_fitting(spec, avail, SUGGESTION_HEADROOM)
+        lines.append(
+            f"largest num_envs that fits them all (with {SUGGESTION_HEADROOM:.0%} headroom): {fit}"
+        )
     return lines
 
 
@@ -203,6 +254,7 @@ __all__ = [
     "describe",
     "estimate",
     "fmt_bytes",
+    "largest_fitting",
     "largest_num_envs",
     "usable_cpus",
 ]

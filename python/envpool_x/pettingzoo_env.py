@@ -42,6 +42,11 @@ class ParallelPoolEnv(ParallelEnv):  # type: ignore[misc]
             if key in config:
                 raise ValueError(f"make_pettingzoo makes one env: {key!r} is not a key here")
         spec = make_spec(task_id, num_envs=1, autoreset_mode="disabled", **config)
+        if spec.num_agents < 2:  # before any pool is built
+            raise ValueError(
+                f"make_pettingzoo needs a multi-agent task, but {task_id} has one agent per "
+                f"env: use envpool_x.make_gymnasium({task_id!r}, ...)"
+            )
         self._pool = GymnasiumEnvPool(spec)
         self.metadata = dict(self.metadata, name=task_id)
         self.possible_agents: list[str] = agent_names(spec.env_config, spec.num_agents)
@@ -118,6 +123,7 @@ def make_pettingzoo(task_id: str, **config: Any) -> ParallelPoolEnv:
     named as WarpDrive orders them (``tagger_0``..., then ``runner_0``...).
 
     Raises:
-        KeyError / ValueError / TypeError: as :func:`envpool_x.make_gymnasium`.
+        KeyError / ValueError / TypeError: as :func:`envpool_x.make_gymnasium`;
+            ValueError too for a single-agent task (at once, before any pool).
     """
     return ParallelPoolEnv(task_id, **config)

@@ -4,6 +4,7 @@ families' declarations (what each family knows: renderer, memory, backends)."""
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -25,6 +26,9 @@ class FamilyMemory:
         env_resident: bytes one env touches (an ALE emulator, an ``mjData``).
         env_address: address space one env reserves, when more than resident
             (MuJoCo's arena: reserved at once, touched as needed).
+        env_reserved: address space one env reserves beyond what it touches,
+            for families whose resident size varies by pool (Box2D's stack
+            allocator inside each world).
         heap_observations: heap an env keeps that grows with its observation,
             in observations' worth (Atari's frame stack).
         pool_resident: ``env_resident`` of the envs of the family that differ,
@@ -33,6 +37,7 @@ class FamilyMemory:
 
     env_resident: int = 0
     env_address: int = 0
+    env_reserved: int = 0
     heap_observations: int = 0
     pool_resident: Mapping[str, int] = field(default_factory=dict)
 
@@ -117,6 +122,10 @@ class TaskEntry:
     obs_tuple: bool = False
     # A pool class that is not in _core (a user env); else looked up by name.
     custom_pool_class: Any = None
+    # Heap bytes one env allocates that grow with its env config (a numba env's
+    # state and random buffers), for the memory check; None: nothing beyond
+    # what the family declares.
+    env_memory: Callable[[Mapping[str, Any]], int] | None = None
 
     @property
     def pool_class(self) -> type[_core._EnvPool]:
@@ -140,11 +149,60 @@ NO_TIME_LIMIT = 2**31 - 1
 # the user gave none. A user's explicit value, whatever it is, is kept.
 PER_INSTANCE_TIME_LIMIT = None
 
+#: The longest task id accepted.
+MAX_TASK_ID_LENGTH = 128
+# gymnasium's `name[-vN]` without a namespace (every id is mirrored there as
+# envpool_x/<id>, and ':' would read as gymnasium's `module:id`), ASCII only.
+_TASK_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
+_VERSION = re.compile(r"-v(\d+)$")
+TASK_ID_RULE = (
+    "ASCII letters, digits, '_', '.' and '-', starting with a letter or digit, at most "
+    f"{MAX_TASK_ID_LENGTH} characters, optionally ending in a version '-vN' (e.g. 'MyEnv-v0')"
+)
+
 _REGISTRY: dict[str, TaskEntry] = {}
 # Called with each entry registered after them (gymnasium's registry mirrors ours).
 _LISTENERS: list[Callable[[TaskEntry], None]] = []
 # Ids of families this build left out, with what to do about it (lookup's error).
 _NOT_BUILT: dict[str, str] = {}
+
+
+def check_task_id(task_id: Any, new: bool = True) -> str:
+    """Check that ``task_id`` is a valid (and, with ``new``, still free) id to
+    register, and return it. Every ``register*`` function calls this before anything else
+    (before compiling, before gymnasium's registry mirror sees it).
+
+    A valid id is gymnasium's ``name[-vN]`` shape without a namespace:
+    :data:`TASK_ID_RULE`.
+
+    Raises:
+        TypeError: not a str.
+        ValueError: empty, too long, characters outside the rule (spaces,
+            '/', ':', non-ASCII, ...), a version with leading zeros, or an id
+            that is already registered.
+    """
+    if not isinstance(task_id, str):
+        raise TypeError(f"task_id must be a str, got {type(task_id).__name__} ({task_id!r})")
+    if not task_id:
+        raise ValueError(f"task_id must not be empty; a task id has {TASK_ID_RULE}")
+    if len(task_id) > MAX_TASK_ID_LENGTH:
+        raise ValueError(
+            f"task_id {task_id[:40]!r}... has {len(task_id)} characters, more than the "
+            f"{MAX_TASK_ID_LENGTH} allowed"
+        )
+    if not _TASK_ID.fullmatch(task_id):
+        bad = sorted({c for c in task_id if not re.fullmatch(r"[A-Za-z0-9_.-]", c)})
+        what = f"the character(s) {bad}" if bad else "its first character"
+        raise ValueError(f"task_id {task_id!r} is not valid ({what}): a task id has {TASK_ID_RULE}")
+    version = _VERSION.search(task_id)
+    if version and len(version.group(1)) > 1 and version.group(1).startswith("0"):
+        raise ValueError(
+            f"task_id {task_id!r}: the version -v{version.group(1)} has a leading zero "
+            f"(gymnasium reads it as -v{int(version.group(1))})"
+        )
+    if new and task_id in _REGISTRY:
+        raise ValueError(f"task {task_id!r} is already registered")
+    return task_id
 
 
 def register(
@@ -156,6 +214,7 @@ def register(
     resolve: Callable[[dict[str, Any]], None] | None = None,
     obs_tuple: bool = False,
     pool_class: Any = None,
+    env_memory: Callable[[Mapping[str, Any]], int] | None = None,
     **env_defaults: Any,
 ) -> None:
     """Register a task.
@@ -174,15 +233,17 @@ def register(
             as a Tuple of Discrete spaces, one array per element (Blackjack).
         pool_class: the pool class itself, for envs outside ``_core`` (user envs:
             :mod:`envpool_x.user_envs`); ``pool_name`` then only names it.
+        env_memory: given an env config, the heap bytes one env allocates
+            that grow with it (the memory check adds them per env).
         **env_defaults: overrides of the env's own config defaults for this id.
 
     Raises:
-        ValueError: if the id is already registered.
+        TypeError / ValueError: the id is not valid (:func:`check_task_id`) or
+            is already registered.
         KeyError: if ``pool_name`` is not a pool of the extension module, or an
             env default is not a key of that pool.
     """
-    if task_id in _REGISTRY:
-        raise ValueError(f"task {task_id!r} is already registered")
+    check_task_id(task_id)
     if max_episode_steps is PER_INSTANCE_TIME_LIMIT and resolve is None:
         raise ValueError(f"task {task_id!r}: a per-instance time limit needs a resolve function")
     if pool_class is None and not hasattr(_core, pool_name):
@@ -201,9 +262,15 @@ def register(
         resolve,
         obs_tuple,
         pool_class,
+        env_memory,
     )
-    for listener in _LISTENERS:
-        listener(_REGISTRY[task_id])
+    try:
+        for listener in _LISTENERS:
+            listener(_REGISTRY[task_id])
+    except BaseException:
+        # A mirror that refused the id must not leave it registered here only.
+        del _REGISTRY[task_id]
+        raise
 
 
 def lookup(task_id: str) -> TaskEntry:

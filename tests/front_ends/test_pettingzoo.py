@@ -72,3 +72,15 @@ def test_rows_match_the_pool_and_tagged_runners_leave() -> None:
 def test_one_env_only() -> None:
     with pytest.raises(ValueError, match="one env"):
         envpool_x.make_pettingzoo("TagGridworld-v0", num_envs=4)
+
+
+@pytest.mark.parametrize("task_id", ["CartPole-v1", "Pendulum-v1", "Taxi-v3", "MaxCut-v0"])
+def test_a_single_agent_task_is_refused_at_once(task_id: str) -> None:
+    with pytest.raises(ValueError, match=rf"multi-agent task, but {task_id} has one agent"):
+        envpool_x.make_pettingzoo(task_id)
+
+
+def test_a_tag_config_with_agents_stays_accepted() -> None:
+    env = envpool_x.make_pettingzoo("TagGridworld-v0", num_taggers=1)
+    assert env.possible_agents == ["tagger_0", "runner_0"]
+    env.close()

@@ -68,7 +68,8 @@ class CpuBackend:
 
     def estimate(self, spec: EnvSpec, num_envs: int) -> Estimate:
         """What a pool of ``spec`` with ``num_envs`` envs takes (envpool_x.memory):
-        the envs (sizeof(Env) from C++ and the family's declared allocations),
+        the envs (sizeof(Env) from C++, the family's declared allocations and
+        the task's, such as a numba env's state, from its config),
         the output rows, the engine's bookkeeping (exact, from C++) and the threads."""
         cfg = spec.config
         n = num_envs
@@ -80,8 +81,9 @@ class CpuBackend:
         row = memory.row_bytes(spec)
         pool_rows = n if b == n else b * (-(-n // b) + 1)
         heap = family.heap_observations * memory.observation_bytes(spec)
+        heap += memory.task_env_bytes(spec)
         env_res = int(sizes["env"]) + family.resident(spec.entry.pool_name) + heap
-        env_addr = max(env_res, int(sizes["env"]) + family.env_address)
+        env_addr = max(env_res + family.env_reserved, int(sizes["env"]) + family.env_address)
         # Expensive envs are built on the side (std::optional<Env>, an error slot) first.
         build = 0 if sizes["cheap"] else int(sizes["env"]) + 16
         seeds = PY_SEED if spec.env_seeds is not None else 0

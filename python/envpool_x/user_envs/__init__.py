@@ -2,6 +2,7 @@
 compiled at run time (:func:`register_cpp_env`) and numba functions
 (:func:`register_numba_env`). See docs/user_envs.md."""
 
+from envpool_x.user_envs.cache import UntrustedCacheError
 from envpool_x.user_envs.cpp_env import (
     CompilerNotFoundError,
     CppEnvCompileError,
@@ -14,6 +15,7 @@ __all__ = [
     "CompilerNotFoundError",
     "CppEnvCompileError",
     "CppEnvError",
+    "UntrustedCacheError",
     "register_cpp_env",
     "register_numba_env",
 ]

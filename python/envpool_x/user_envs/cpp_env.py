@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from envpool_x import _core
-from envpool_x.registration import NO_TIME_LIMIT, register
+from envpool_x.registration import NO_TIME_LIMIT, check_task_id, register
+from envpool_x.user_envs.cache import UntrustedCacheError, cache_dir, check_trusted, module_folder
 
 # Our own build's flags that decide numerics (no FMA contraction) and the
 # language level; the rest is what a shared module needs. Hidden visibility:
@@ -58,15 +59,6 @@ def include_dir() -> Path:
     if not (installed / "core" / "env.h").exists() and (source_tree / "core" / "env.h").exists():
         return source_tree
     return installed
-
-
-def cache_dir() -> Path:
-    """Where compiled env modules are kept: ``$ENVPOOL_X_CACHE_DIR``, else
-    ``$XDG_CACHE_HOME/envpool_x``, else ``~/.cache/envpool_x``."""
-    if os.environ.get("ENVPOOL_X_CACHE_DIR"):
-        return Path(os.environ["ENVPOOL_X_CACHE_DIR"])
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "envpool_x"
 
 
 def find_compiler(compiler: str | None = None) -> str:
@@ -156,8 +148,13 @@ def build_module(
 
     ``version`` is for tests only: the envpool_x version the module claims.
 
+    The cache's folders are created private to this user (0o700); a folder
+    or a cached module that another user owns, or that group or others may
+    write, is refused rather than used.
+
     Raises:
-        CompilerNotFoundError, CppEnvCompileError, FileNotFoundError.
+        CompilerNotFoundError, CppEnvCompileError, FileNotFoundError,
+        UntrustedCacheError (a PermissionError: the cache is not private).
     """
     if not class_name.replace("_", "a").replace("::", "a").isalnum():
         raise ValueError(f"class_name must be a C++ class name, got {class_name!r}")
@@ -165,12 +162,12 @@ def build_module(
     text, path = _read_source(source)
     version = version or _core_version()
     key = module_key(text, path, class_name, cxx, version + " ".join(extra_flags))
-    folder = cache_dir() / "cpp_envs" / key
-    folder.mkdir(parents=True, exist_ok=True)
+    folder = module_folder(key)  # private to this user, else UntrustedCacheError
     module = folder / f"{class_name.replace('::', '_')}.so"
     with open(folder / "build.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
         if module.exists():
+            check_trusted(module, "cached module")
             return module
         header = path
         if header is None:
@@ -198,6 +195,9 @@ def build_module(
         if proc.returncode != 0:
             os.unlink(tmp)
             raise CppEnvCompileError(_compile_error(class_name, proc.stderr, cmd))
+        # The linker creates its output with the umask's mode (perhaps group-
+        # writable): the module is made private before it is visible.
+        os.chmod(tmp, 0o600)
         os.replace(tmp, module)  # atomic: a reader sees no module or a whole one
         if verbose:
             print(f"envpool_x: compiled {class_name} in {time.perf_counter() - start:.1f} s")
@@ -218,6 +218,8 @@ class CppEnvPoolClass:
     its env, and answers ``default_config`` / ``env_spec`` / ``raw_loop``."""
 
     def __init__(self, module_path: str | os.PathLike[str]) -> None:
+        # Checked again just before loading: the module runs in this process.
+        check_trusted(Path(module_path), "module")
         self.library = _core.ExternalEnvLibrary(str(module_path))
         self.__name__ = str(self.library.name)
 
@@ -272,10 +274,12 @@ def register_cpp_env(
 
     Raises:
         CompilerNotFoundError, CppEnvCompileError (with the compiler's
-        diagnostics), ValueError (a module built for another envpool_x),
-        KeyError (a config key the class does not have), ValueError (the id is
-        taken).
+        diagnostics), UntrustedCacheError (a cache folder or module another
+        user owns or may write), ValueError (a module built for another envpool_x),
+        KeyError (a config key the class does not have), TypeError / ValueError
+        (the id is not valid or taken: checked before anything is compiled).
     """
+    check_task_id(task_id)
     module = build_module(
         source, class_name, compiler=compiler, extra_flags=tuple(extra_flags), verbose=verbose
     )
@@ -290,3 +294,19 @@ def register_cpp_env(
         **default_config,
     )
     return module
+
+
+__all__ = [
+    "CXX_FLAGS",
+    "CompilerNotFoundError",
+    "CppEnvCompileError",
+    "CppEnvError",
+    "CppEnvPoolClass",
+    "UntrustedCacheError",
+    "build_module",
+    "cache_dir",
+    "find_compiler",
+    "include_dir",
+    "module_key",
+    "register_cpp_env",
+]
