@@ -5,6 +5,7 @@
 
 #include <array>
 #include <optional>
+#include <string>
 #include <tuple>
 #include <vector>
 
@@ -14,6 +15,18 @@
 #include "envs/box2d/lunar_lander.h"
 
 namespace envpool_x {
+
+namespace {
+
+// The test hooks' simulators have no world (or car) until build(): stepping
+// or drawing one would dereference nothing.
+template <typename Sim>
+const Sim& Built(const Sim& sim, const char* name) {
+  if (!sim.built()) throw StateError(std::string(name) + ": call build() first");
+  return sim;
+}
+
+}  // namespace
 
 void BindBox2d(py::module_& m) {
   using box2d::LunarLanderSim;
@@ -42,6 +55,7 @@ void BindBox2d(py::module_& m) {
       .def(
           "step",
           [](LunarLanderSim& sim, const std::array<float, 2>& action, double d0, double d1) {
+            Built(sim, "LunarLanderSim");
             std::vector<float> obs(8);
             double reward = 0.0;
             bool terminated = false;
@@ -49,7 +63,8 @@ void BindBox2d(py::module_& m) {
             return std::make_tuple(obs, reward, terminated);
           },
           py::arg("action"), py::arg("d0"), py::arg("d1"))
-      .def("bodies", &LunarLanderSim::Bodies);
+      .def("bodies",
+           [](const LunarLanderSim& sim) { return Built(sim, "LunarLanderSim").Bodies(); });
 
   // Test hook: BipedalWalkerSim replaying gymnasium's draws (tests/families/test_box2d_walker.py).
   using box2d::BipedalWalkerSim;
@@ -67,6 +82,7 @@ void BindBox2d(py::module_& m) {
       .def(
           "step",
           [](BipedalWalkerSim& sim, const std::array<float, 4>& action) {
+            Built(sim, "BipedalWalkerSim");
             std::vector<float> obs(BipedalWalkerSim::kObsSize);
             double reward = 0.0;
             bool terminated = false;
@@ -97,6 +113,7 @@ void BindBox2d(py::module_& m) {
       .def(
           "step",
           [](CarRacingSim& sim, std::optional<std::array<float, 3>> action) {
+            Built(sim, "CarRacingSim");
             double reward = 0.0;
             bool terminated = false;
             sim.Step(action ? action->data() : nullptr, &reward, &terminated);
@@ -106,7 +123,7 @@ void BindBox2d(py::module_& m) {
       .def("render",
            [](const CarRacingSim& sim) {
              py::array_t<uint8_t> obs({96, 96, 3});
-             box2d::CarRacingRenderer::Draw(sim, obs.mutable_data());
+             box2d::CarRacingRenderer::Draw(Built(sim, "CarRacingSim"), obs.mutable_data());
              return obs;
            })
       .def("car_state",
@@ -115,7 +132,7 @@ void BindBox2d(py::module_& m) {
              // vx, vy, spin, joint angle (float32), omega, phase, gas, brake,
              // steer (float64), as doubles.
              std::vector<double> s;
-             const box2d::Car& car = sim.car();
+             const box2d::Car& car = Built(sim, "CarRacingSim").car();
              auto body = [&s](const b2Body* b) {
                s.insert(s.end(), {b->GetPosition().x, b->GetPosition().y, b->GetAngle(),
                                   b->GetLinearVelocity().x, b->GetLinearVelocity().y,

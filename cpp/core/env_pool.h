@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/env.h"
+#include "core/env_boundary.h"
 #include "core/pool_base.h"
 
 namespace envpool_x {
@@ -20,7 +21,8 @@ namespace envpool_x {
 template <typename Env>
 class EnvPool final : public PoolBase {
  public:
-  EnvPool(const Config& env_config, const PoolOptions& opt) : PoolBase(Env::Spec(env_config), opt) {
+  EnvPool(const Config& env_config, const PoolOptions& opt)
+      : PoolBase(CallEnvCode(Env::kName, "Spec", -1, [&] { return Env::Spec(env_config); }), opt) {
     const int n = options().num_envs;
     if constexpr (!Env::kCheap && std::is_move_constructible_v<Env>) {
       // Expensive envs can be slow to build (loading an Atari ROM takes a
@@ -38,7 +40,8 @@ class EnvPool final : public PoolBase {
           builders.emplace_back([&, t] {
             for (int i = t; i < n; i += threads) {
               try {
-                built[i].emplace(env_config, spec());
+                CallEnvCode(Env::kName, "constructor", i,
+                            [&] { built[i].emplace(env_config, spec()); });
               } catch (...) {
                 errors[i] = std::current_exception();
               }
@@ -55,21 +58,27 @@ class EnvPool final : public PoolBase {
       }
       for (std::optional<Env>& e : built) envs_.emplace_back(std::move(*e));
     } else {
-      for (int i = 0; i < n; ++i) envs_.emplace_back(env_config, spec());
+      for (int i = 0; i < n; ++i) {
+        CallEnvCode(Env::kName, "constructor", i, [&] { envs_.emplace_back(env_config, spec()); });
+      }
     }
     // A deque keeps each env at a fixed address; indexing it costs a
     // division per access, so the hot path indexes this table instead.
     env_at_.reserve(n);
     for (Env& e : envs_) env_at_.push_back(&e);
     for (int i = 0; i < n; ++i) {
-      // Envs that want to know their id (e.g. to misbehave selectively) get it.
-      if constexpr (requires(Env& e) { e.SetEnvId(0); }) env_at_[i]->SetEnvId(i);
-      ApplyMaxEpisodeSteps(*env_at_[i], opt.max_episode_steps);
+      CallEnvCode(Env::kName, "setup", i, [&] {
+        // Envs that want to know their id (e.g. to misbehave selectively) get it.
+        if constexpr (requires(Env& e) { e.SetEnvId(0); }) env_at_[i]->SetEnvId(i);
+        ApplyMaxEpisodeSteps(*env_at_[i], opt.max_episode_steps);
+      });
     }
     if constexpr (kSteppedInParts) EnablePairs(options().num_threads + 1);
     StartWorkers();
   }
   ~EnvPool() override { Close(); }
+
+  const char* env_name() const { return Env::kName; }
 
   static constexpr bool kSteppedInParts = SteppedInParts<Env>();
 
@@ -110,9 +119,11 @@ class EnvPool final : public PoolBase {
   }
 
  protected:
-  std::vector<double> DoGetState(int env_id) override { return env_at_[env_id]->GetState(); }
+  std::vector<double> DoGetState(int env_id) override {
+    return CallEnvCode(Env::kName, "GetState", env_id, [&] { return env_at_[env_id]->GetState(); });
+  }
   void DoSetState(int env_id, const std::vector<double>& s) override {
-    env_at_[env_id]->SetState(s);
+    CallEnvCode(Env::kName, "SetState", env_id, [&] { env_at_[env_id]->SetState(s); });
   }
   std::array<int, 2> RenderShape() const override {
     if constexpr (RendersItself<Env>()) return {Env::kRenderHeight, Env::kRenderWidth};
@@ -120,7 +131,7 @@ class EnvPool final : public PoolBase {
   }
   void DoRender(int env_id, uint8_t* rgb) override {
     if constexpr (RendersItself<Env>()) {
-      env_at_[env_id]->Render(rgb);
+      CallEnvCode(Env::kName, "Render", env_id, [&] { env_at_[env_id]->Render(rgb); });
     } else {
       PoolBase::DoRender(env_id, rgb);
     }

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "core/env.h"
+#include "core/env_boundary.h"
 #include "core/output_rows.h"
 #include "core/pool_options.h"
 #include "core/random.h"
@@ -53,8 +54,8 @@ class EnvRunner {
     block_done_ = std::make_unique<std::atomic<int>[]>(rows_.num_blocks());
     for (int b = 0; b < rows_.num_blocks(); ++b) block_done_[b].store(0);
     // int32 values (discrete) or float32 (box): 4 bytes each.
-    action_bytes_ = spec_.action.NumElements() * sizeof(int32_t);
-    actions_.reset(new uint8_t[action_bytes_ * opt_.num_envs]());
+    action_bytes_ = CheckedBytes(sizeof(int32_t), spec_.action.NumElements(), "the action");
+    actions_.reset(new uint8_t[CheckedBytes(action_bytes_, opt_.num_envs, "the actions")]());
     states_.resize(opt_.num_envs);
     for (int i = 0; i < opt_.num_envs; ++i) states_[i].rng.Seed(opt_.env_seeds[i]);
   }
@@ -77,6 +78,7 @@ class EnvRunner {
     int32_t elapsed = 0;
     bool done = false;         // last step ended the episode
     bool force_reset = false;  // the env threw; start over
+    bool has_state = false;    // its last reset completed (state access and frames need one)
   };
 
   // Steps or resets the envs of `c`; Pool (EnvPool<Env>) provides the env
@@ -153,6 +155,7 @@ class EnvRunner {
     bool& truncated = *out.truncated;
     if (rows_.has_final()) rows_.ClearFinal(row);
     rows_.At<int32_t>(layout().env_id, row) = id;
+    const char* call = "Reset";  // what a non-standard exception came from
     try {
       bool reset = op == Op::kReset || s.force_reset ||
                    (s.done && opt_.autoreset == AutoresetMode::kNextStep);
@@ -160,11 +163,15 @@ class EnvRunner {
         DoReset(pool, id, s, out, row);
       } else {
         truncated = false;
+        call = "Step";
         pool.StepEnv(id, actions_.get() + id * action_bytes_, s.rng, out);
+        call = "Reset";  // of a same_step autoreset
         AfterStep(pool, id, s, out, row);
       }
     } catch (const std::exception& e) {
-      FailOne(id, e, s, out);
+      FailOne(id, &e, pool.env_name(), call, s, out);
+    } catch (...) {
+      FailOne(id, nullptr, pool.env_name(), call, s, out);
     }
   }
 
@@ -184,11 +191,11 @@ class EnvRunner {
       pool.BeginStep(id, actions_.get() + id * action_bytes_);
       return false;
     } catch (const std::exception& e) {
-      StepOutput out;
-      rows_.Fill(row, &out);
-      FailOne(id, e, s, out);
-      return true;
+      FailRow(id, &e, pool.env_name(), "BeginStep", s, row);
+    } catch (...) {
+      FailRow(id, nullptr, pool.env_name(), "BeginStep", s, row);
     }
+    return true;
   }
 
   template <typename Pool>
@@ -199,18 +206,24 @@ class EnvRunner {
     try {
       last = pool.StepPart(id);
     } catch (const std::exception& e) {
-      rows_.Fill(row, &out);
-      FailOne(id, e, s, out);
+      FailRow(id, &e, pool.env_name(), "StepPart", s, row);
+      return true;
+    } catch (...) {
+      FailRow(id, nullptr, pool.env_name(), "StepPart", s, row);
       return true;
     }
     if (!last) return false;
     rows_.Fill(row, &out);
     *out.truncated = false;
+    const char* call = "EndStep";
     try {
       pool.EndStep(id, out);
+      call = "Reset";  // of a same_step autoreset
       AfterStep(pool, id, s, out, row);
     } catch (const std::exception& e) {
-      FailOne(id, e, s, out);
+      FailOne(id, &e, pool.env_name(), call, s, out);
+    } catch (...) {
+      FailOne(id, nullptr, pool.env_name(), call, s, out);
     }
     return true;
   }
@@ -234,14 +247,25 @@ class EnvRunner {
     }
   }
 
-  // The env threw: its episode ends here and it resets on its next step.
-  void FailOne(int32_t id, const std::exception& e, EnvState& s, const StepOutput& out) {
-    RecordError(id, e);
+  // The env threw `e` (null: a value not derived from std::exception, thrown
+  // by env class `env` in `call`): its episode ends here and it resets on its
+  // next step. Never throws, so that no thread dies of an env's error.
+  void FailOne(int32_t id, const std::exception* e, const char* env, const char* call, EnvState& s,
+               const StepOutput& out) noexcept {
+    RecordError(id, e, env, call);
     s.force_reset = true;
     s.done = true;
     ZeroReward(out);
     *out.terminated = false;
     *out.truncated = true;
+  }
+
+  // FailOne for an env whose row is not filled yet.
+  void FailRow(int32_t id, const std::exception* e, const char* env, const char* call, EnvState& s,
+               size_t row) noexcept {
+    StepOutput out;
+    rows_.Fill(row, &out);
+    FailOne(id, e, env, call, s, out);
   }
 
   // Every agent's reward of this row.
@@ -259,7 +283,9 @@ class EnvRunner {
       s.reseed = false;
     }
     s.force_reset = false;
+    s.has_state = false;  // until this reset completes
     pool.ResetEnv(id, s.rng, out);
+    s.has_state = true;
     s.elapsed = pool.ElapsedAfterReset(id);
     s.done = false;
     if (!keep_reward) ZeroReward(out);
@@ -269,15 +295,22 @@ class EnvRunner {
   }
 
   // An env's ValueError (an action the env refuses, such as a visited city)
-  // reaches the caller as a ValueError; anything else as a RuntimeError.
-  void RecordError(int32_t id, const std::exception& e) {
+  // reaches the caller as a ValueError; anything else as a RuntimeError. If
+  // even the message cannot be built (no memory), the error is still kept.
+  void RecordError(int32_t id, const std::exception* e, const char* env,
+                   const char* call) noexcept {
     std::lock_guard<std::mutex> lock(error_mu_);
-    if (!has_error_.load(std::memory_order_relaxed)) {
-      error_is_value_ = dynamic_cast<const ValueError*>(&e) != nullptr;
-      error_msg_ = "env " + std::to_string(id) + " raised an error: " + e.what() +
+    if (has_error_.load(std::memory_order_relaxed)) return;
+    error_is_value_ = dynamic_cast<const ValueError*>(e) != nullptr;
+    error_env_ = id;
+    try {
+      error_msg_ = "env " + std::to_string(id) + " raised an error: " +
+                   (e != nullptr ? std::string(e->what()) : NonStandardExceptionText(env, call)) +
                    " (its episode was ended; it resets on its next step)";
-      has_error_.store(true, std::memory_order_release);
+    } catch (...) {
+      error_msg_.clear();
     }
+    has_error_.store(true, std::memory_order_release);
   }
 
   // Throws the first error an env raised since the last call, if any.
@@ -287,7 +320,9 @@ class EnvRunner {
     bool value = false;
     {
       std::lock_guard<std::mutex> lock(error_mu_);
-      msg = error_msg_;
+      msg = error_msg_.empty() ? "env " + std::to_string(error_env_) +
+                                     " raised an error (its message was lost: out of memory)"
+                               : error_msg_;
       value = error_is_value_;
       has_error_.store(false, std::memory_order_relaxed);
     }
@@ -312,6 +347,7 @@ class EnvRunner {
   std::mutex error_mu_;                              // error path only
   std::atomic<bool> has_error_{false};
   std::string error_msg_;
+  int32_t error_env_ = 0;
   bool error_is_value_ = false;
 };
 

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,29 @@ struct FieldLayout {
   int first_final_obs = -1, first_final_info = -1, final_mask = -1;
 };
 
+// `count` items of `item_bytes` bytes each, or std::length_error (Python's
+// MemoryError when a pool is built) where that overflows: sizes that come
+// from a user's options (an observation shape, a string's bytes) must fail
+// there, never wrap around into a small buffer written past its end.
+inline size_t CheckedBytes(size_t item_bytes, size_t count, const std::string& what) {
+  size_t n = 0;
+  if (__builtin_mul_overflow(item_bytes, count, &n)) {
+    throw std::length_error(what + ": " + std::to_string(count) + " x " +
+                            std::to_string(item_bytes) + " bytes do not fit in memory");
+  }
+  return n;
+}
+
+// Bytes of `rows` rows of field f.
+inline size_t FieldBytes(const ArraySpec& f, size_t rows) {
+  size_t n = ItemSize(f.dtype);
+  for (int64_t d : f.shape) {
+    if (d < 0) throw std::length_error("field '" + f.name + "' has a negative dimension");
+    n = CheckedBytes(n, static_cast<size_t>(d), "field '" + f.name + "'");
+  }
+  return CheckedBytes(n, rows, "field '" + f.name + "'");
+}
+
 // A finished batch: `count` consecutive rows starting at `data[field]`.
 struct Batch {
   std::vector<const uint8_t*> data;
@@ -39,7 +63,8 @@ class OutputRows {
       : block_cap_(block_cap), num_blocks_(num_blocks) {
     BuildLayout(spec, autoreset);
     for (const ArraySpec& f : fields_) {
-      buffers_.emplace_back(new uint8_t[f.NumBytes() * block_cap_ * num_blocks_]());
+      const size_t rows = static_cast<size_t>(block_cap_) * static_cast<size_t>(num_blocks_);
+      buffers_.emplace_back(new uint8_t[FieldBytes(f, rows)]());
       base_.push_back(buffers_.back().get());
       row_bytes_.push_back(f.NumBytes());
     }

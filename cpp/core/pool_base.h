@@ -240,13 +240,15 @@ class PoolBase : public Scheduler {
     if (closed_) throw StateError("the env is closed");
   }
 
-  // Test hooks: an env's simulator state, only while it has no work in flight.
+  // Test hooks: an env's simulator state, only while it has no work in flight
+  // and once it was reset (before, an env may have no state to read or
+  // overwrite: a Box2D world is built by its first reset).
   std::vector<double> GetState(int env_id) {
-    CheckStateAccess(env_id);
+    CheckStateAccess(env_id, "get_state()");
     return DoGetState(env_id);
   }
   void SetState(int env_id, const std::vector<double>& s) {
-    CheckStateAccess(env_id);
+    CheckStateAccess(env_id, "set_state()");
     DoSetState(env_id, s);
   }
 
@@ -255,7 +257,7 @@ class PoolBase : public Scheduler {
   virtual std::array<int, 2> RenderShape() const { return {0, 0}; }
   // An env's current frame (RGB), only while it has no work in flight.
   void Render(int env_id, uint8_t* rgb) {
-    CheckStateAccess(env_id);
+    CheckStateAccess(env_id, "render()");
     DoRender(env_id, rgb);
   }
 
@@ -322,15 +324,22 @@ class PoolBase : public Scheduler {
                      "(reset(env_id=...) or options={'reset_mask': mask})");
   }
 
-  void CheckStateAccess(int env_id) {
+  // `call`: what the caller is doing, for the message.
+  void CheckStateAccess(int env_id, const char* call) {
     CheckOpen();
     if (env_id < 0 || env_id >= opt_.num_envs) {
       throw ValueError("env_id " + std::to_string(env_id) + " is out of range [0, " +
                        std::to_string(opt_.num_envs) + ")");
     }
-    if (in_flight_.busy(env_id)) {
-      throw StateError("env " + std::to_string(env_id) + " has work in flight");
+    const std::string env = "env " + std::to_string(env_id);
+    if (in_flight_.busy(env_id)) throw StateError(env + " has work in flight");
+    // Written by the worker before the env's last result was received.
+    if (states_[env_id].has_state) return;
+    if (!in_flight_.started(env_id)) {
+      throw StateError(env + " has not been reset; call reset() before " + call);
     }
+    throw StateError(env + " has no state: its last reset raised an error; reset it again before " +
+                     call);
   }
 
   // Marks `ids` in flight, reserves their rows and hands them to the

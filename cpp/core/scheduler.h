@@ -247,15 +247,25 @@ class Scheduler : public PairChunks {
     }
     using Clock = std::chrono::steady_clock;
     auto last_check = Clock::now();
+    // Every ~50 ms, asleep or running expensive envs' chunks (a cheap env's
+    // chunk is shorter than reading the clock after it would be worth).
+    auto check_interrupt = [&] {
+      if (interrupt_check_ && Clock::now() - last_check > std::chrono::milliseconds(50)) {
+        last_check = Clock::now();
+        interrupt_check_();
+      }
+    };
     bool spun = false;
     while (!ready()) {
       Chunk c;
       if (help && TakeChunk(opt_.num_threads, &c)) {  // own share first
         caller_steps_ += profile_.OnLane(opt_.num_threads, [&] { return RunChunk(c); });
+        if (!cheap()) check_interrupt();
         continue;
       }
       if (help && profile_.OnLane(opt_.num_threads, [&] { return StealPart(); })) {
         ++caller_steps_;
+        check_interrupt();  // only expensive envs are stepped in parts
         continue;
       }
       // Spin a while (results usually arrive within microseconds and waking
@@ -271,10 +281,7 @@ class Scheduler : public PairChunks {
       }
       done_sem_.try_acquire_for(std::chrono::milliseconds(20));
       waiting_.store(false, std::memory_order_relaxed);
-      if (interrupt_check_ && Clock::now() - last_check > std::chrono::milliseconds(50)) {
-        last_check = Clock::now();
-        interrupt_check_();
-      }
+      check_interrupt();
     }
   }
 

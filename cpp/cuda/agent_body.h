@@ -107,8 +107,8 @@ ENVPOOL_X_HD inline void RunAgentRow(const LaunchArgs& a, const typename K::Para
   if (a.op == Op::kResetMasked) {
     reset = a.mask[e] != 0;
   } else {
-    reset = a.op == Op::kReset || (flags & kFlagForceReset) != 0 ||
-            ((flags & kFlagDone) != 0 && a.autoreset == AutoresetMode::kNextStep);
+    reset = a.op == Op::kReset || ResetsInsteadOfStep((flags & kFlagDone) != 0,
+                                                      (flags & kFlagForceReset) != 0, a.autoreset);
   }
   if (reset) {
     if (lead && a.seeds != nullptr) {
@@ -142,7 +142,7 @@ ENVPOOL_X_HD inline void RunAgentRow(const LaunchArgs& a, const typename K::Para
       }
     }
     bad = team.Sum(bad);
-    if ((flags & kFlagDone) != 0 && a.autoreset == AutoresetMode::kDisabled) {
+    if (StepOfFinishedEnvRefused((flags & kFlagDone) != 0, a.autoreset)) {
       // The CPU pool refuses this call; here it is recorded and the env is
       // left as it is (still finished, waiting for a reset).
       if (lead) RecordError(a.errors, kErrStepFinished, static_cast<uint32_t>(e));
@@ -158,7 +158,7 @@ ENVPOOL_X_HD inline void RunAgentRow(const LaunchArgs& a, const typename K::Para
       K::Step(s, a, k, p, row, reward, &terminated, &truncated, team);
       stepped = true;
       ++elapsed;
-      truncated = truncated || (a.max_episode_steps > 0 && elapsed >= a.max_episode_steps);
+      truncated = truncated || TimeLimitReached(elapsed, a.max_episode_steps);
       const bool done = terminated || truncated;
       flags = done ? kFlagDone : 0;
       if (done && same_step) {

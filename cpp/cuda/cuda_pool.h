@@ -250,6 +250,7 @@ class CudaPool {
   std::vector<double> GetState(int64_t env, uintptr_t stream) {
     CheckEnv(env);
     CheckWordState();
+    CheckStarted(env, "get_state()");
     UseStream(stream);
     std::vector<double> w(words_);
     for (int i = 0; i < words_; ++i) {
@@ -262,6 +263,7 @@ class CudaPool {
   void SetState(int64_t env, const std::vector<double>& s, uintptr_t stream) {
     CheckEnv(env);
     CheckWordState();
+    CheckStarted(env, "set_state()");
     std::vector<double> w = s;
     VisitKind(kind_, [&](auto tag) {
       using K = typename decltype(tag)::Kernel;
@@ -352,10 +354,11 @@ class CudaPool {
     }
   }
 
-  void CheckStarted(int32_t id) const {
+  // `before`: what needs the reset (a state to read or overwrite, as on the CPU pool).
+  void CheckStarted(int64_t id, const char* before = "stepping") const {
     if (!started_[id]) {
       throw StateError("env " + std::to_string(id) +
-                       " has not been reset; call reset() (or async_reset()) before stepping");
+                       " has not been reset; call reset() (or async_reset()) before " + before);
     }
   }
 

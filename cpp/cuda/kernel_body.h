@@ -94,8 +94,8 @@ ENVPOOL_X_HD inline void RunRow(const LaunchArgs& a, const typename K::Params& p
   if (a.op == Op::kResetMasked) {
     reset = a.mask[e] != 0;
   } else {
-    reset = a.op == Op::kReset || (flags & kFlagForceReset) != 0 ||
-            ((flags & kFlagDone) != 0 && a.autoreset == AutoresetMode::kNextStep);
+    reset = a.op == Op::kReset || ResetsInsteadOfStep((flags & kFlagDone) != 0,
+                                                      (flags & kFlagForceReset) != 0, a.autoreset);
   }
   if (reset) {
     if (a.seeds != nullptr) {
@@ -121,7 +121,7 @@ ENVPOOL_X_HD inline void RunRow(const LaunchArgs& a, const typename K::Params& p
     float box = 0.0f;
     bool valid = LoadAction<K>(a, k, &discrete, &box);
     if (valid && K::kDiscrete) valid = K::Allowed(s, p, discrete);
-    if ((flags & kFlagDone) != 0 && a.autoreset == AutoresetMode::kDisabled) {
+    if (StepOfFinishedEnvRefused((flags & kFlagDone) != 0, a.autoreset)) {
       // The CPU pool refuses this call; here it is recorded and the env is
       // left as it is (still finished, waiting for a reset).
       RecordError(a.errors, kErrStepFinished, static_cast<uint32_t>(e));
@@ -137,7 +137,7 @@ ENVPOOL_X_HD inline void RunRow(const LaunchArgs& a, const typename K::Params& p
     } else {
       K::Step(s, discrete, box, p, row, &reward, &terminated);
       ++elapsed;
-      truncated = a.max_episode_steps > 0 && elapsed >= a.max_episode_steps;
+      truncated = TimeLimitReached(elapsed, a.max_episode_steps);
       const bool done = terminated || truncated;
       flags = done ? kFlagDone : 0;
       if (done && same_step) {

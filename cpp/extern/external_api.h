@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "core/env.h"
+#include "core/env_boundary.h"
 #include "core/env_pool.h"
 #include "core/errors.h"
 #include "core/pool_options.h"
@@ -133,11 +134,19 @@ const ExternalEnvApi* MakeExternalEnvApi() {
       sizeof(Env),
       EnvPool<Env>::kSteppedInParts,
       Env::kCheap,
-      [] { return Env::DefaultConfig(); },
-      [](const Config& c) { return Env::Spec(c); },
+      // Every call into the user's code leaves with a std::exception at worst
+      // (core/env_boundary.h): _core reports those, naming the env.
+      [] {
+        return CallEnvCode(Env::kName, "DefaultConfig", -1, [] { return Env::DefaultConfig(); });
+      },
+      [](const Config& c) {
+        return CallEnvCode(Env::kName, "Spec", -1, [&] { return Env::Spec(c); });
+      },
       [](const Config& c, const PoolOptions& o) -> PoolBase* { return new EnvPool<Env>(c, o); },
       [](const Config& c, int num_envs, int64_t steps, uint64_t seed, int max_steps) {
-        return RawLoopSeconds<Env>(c, num_envs, steps, seed, max_steps);
+        return CallEnvCode(Env::kName, "raw loop", -1, [&] {
+          return RawLoopSeconds<Env>(c, num_envs, steps, seed, max_steps);
+        });
       },
   };
   return &api;

@@ -226,13 +226,21 @@ class Atari {
     WriteOutput(out, reward, discount);
   }
 
-  // render(): ALE's RGB screen of the last emulated frame, as ale-py's render().
+  // render(): ALE's RGB screen of the last emulated frame, as ale-py's render(),
+  // cut to the 210 x 160 the observation shows: a few games have a taller
+  // screen (Adventure: 250 rows), which ALE writes whole.
   static constexpr int kRenderHeight = kRawHeight;
   static constexpr int kRenderWidth = kRawWidth;
   void Render(uint8_t* rgb) {
-    std::vector<unsigned char> frame(kRawPixels * 3);
+    std::vector<unsigned char> frame;  // resized by ALE to its screen
     ale_->getScreenRGB(frame);
-    std::memcpy(rgb, frame.data(), frame.size());
+    const size_t width = ale_->getScreen().width();
+    const size_t rows = std::min<size_t>(ale_->getScreen().height(), kRawHeight);
+    const size_t row_bytes = std::min<size_t>(width, kRawWidth) * 3;
+    std::memset(rgb, 0, kRawPixels * 3);
+    for (size_t y = 0; y < rows; ++y) {
+      std::memcpy(rgb + y * kRawWidth * 3, frame.data() + y * width * 3, row_bytes);
+    }
   }
 
   std::vector<double> GetState() const {

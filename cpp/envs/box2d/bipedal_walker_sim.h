@@ -134,6 +134,9 @@ class BipedalWalkerSim : public b2ContactListener {
     if (pos.x > (kTerrainLength - kTerrainGrass) * kTerrainStep) *terminated = true;
   }
 
+  // Whether Build ran: before, there is no walker to step.
+  bool built() const { return !terrain_.empty(); }
+
   // For the parity tests: every terrain body's vertices (x, y, ...) as Box2D
   // keeps them (polygons after Set's hull), in creation order.
   std::vector<float> TerrainVertices() const {

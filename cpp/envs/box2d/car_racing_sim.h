@@ -142,6 +142,8 @@ class CarRacingSim : public b2ContactListener {
   // info["lap_finished"] when it terminates; False on the playfield's edge).
   bool lap_finished() const { return lap_finished_; }
   int track_attempts() const { return track_.attempts; }
+  // Whether Build ran: before, there is no car or track to step or draw.
+  bool built() const { return built_; }
 
  private:
   struct Tile {

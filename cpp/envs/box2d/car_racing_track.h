@@ -10,6 +10,8 @@
 
 #include <array>
 #include <cmath>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "envs/box2d/draws.h"
@@ -61,11 +63,17 @@ class CarTrack {
   std::vector<RoadPoly> polys;  // gymnasium's road_poly, in its order
   int attempts = 0;             // _create_track calls until one succeeded
 
-  // reset()'s `while True: if _create_track(): break`.
+  // reset()'s `while True: if _create_track(): break`, bounded: most first
+  // attempts succeed, so this many failures in a row mean broken draws (a
+  // replay that does not come from gymnasium), not bad luck.
+  static constexpr int kMaxAttempts = 1000;
   void Generate(Draws& d, const std::array<double, 3>& road_color) {
     attempts = 0;
     do {
-      ++attempts;
+      if (++attempts > kMaxAttempts) {
+        throw std::runtime_error("CarRacing: no closed track in " + std::to_string(kMaxAttempts) +
+                                 " attempts");
+      }
     } while (!TryCreate(d, road_color));
   }
 

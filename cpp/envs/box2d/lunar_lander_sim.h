@@ -255,6 +255,9 @@ class LunarLanderSim : public b2ContactListener {
 
   // For the parity tests: the lander's and legs' positions, angles and
   // velocities, in the order lander, left leg, right leg (6 values each).
+  // Whether Build ran: before, there is no world to step.
+  bool built() const { return world_.has_value(); }
+
   std::array<float, 18> Bodies() const {
     std::array<float, 18> out{};
     const b2Body* bodies[3] = {lander_, legs_[0], legs_[1]};

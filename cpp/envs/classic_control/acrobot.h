@@ -185,6 +185,13 @@ class Acrobot {
           "dtheta2], got " +
           std::to_string(s.size()));
     }
+    // The step wraps angles by repeated shifts of 2 pi (as gymnasium does):
+    // an infinite or huge angle would never (or only after ages) come back.
+    for (double v : s) {
+      if (!(std::abs(v) <= 1e6)) {
+        throw ValueError("Acrobot state values must be finite and at most 1e6 in magnitude");
+      }
+    }
     state_ = AcrobotState<double>{s[0], s[1], s[2], s[3]};
   }
 

@@ -43,7 +43,9 @@ class DmcBallInCup : public dmc::DmcEnvBase {
   void Reset(Rng& rng, const StepOutput& out) {
     PhysicsReset();
     // Redraw the ball until it touches nothing.
+    int redraws = 0;
     do {
+      CountRedraw(&redraws, "BallInCup");
       data_->qpos[ball_x_] = rng.Uniform(-0.2, 0.2);
       data_->qpos[ball_z_] = rng.Uniform(0.2, 0.5);
       AfterReset();

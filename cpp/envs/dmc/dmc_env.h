@@ -140,6 +140,17 @@ class DmcEnvBase {
   // Physics.after_reset(): mj_forward with actuation disabled.
   void AfterReset() { ForwardWithoutActuation(); }
 
+  // dm_control redraws a start until nothing penetrates, without a limit;
+  // the tasks need a few redraws, so this many mean the draws can never
+  // succeed, and the reset fails instead of looping forever.
+  static constexpr int kMaxRedraws = 10000;
+  static void CountRedraw(int* redraws, const char* env) {
+    if (++*redraws > kMaxRedraws) {
+      throw std::runtime_error(std::string(env) + ": no start without contacts in " +
+                               std::to_string(kMaxRedraws) + " draws");
+    }
+  }
+
   // Physics.step(nstep) with legacy_step (dm_control's default): finish the
   // step begun by the last mj_step1/mj_forward with mj_step2, take the other
   // nstep - 1 steps, then mj_step1 so position/velocity-dependent data match

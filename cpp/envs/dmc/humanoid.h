@@ -52,7 +52,9 @@ class DmcHumanoid : public dmc::DmcEnvBase {
     PhysicsReset();
     // Redraw the joints until the body touches nothing (the free joint's
     // position stays at the model's; only its orientation is drawn).
+    int redraws = 0;
     do {
+      CountRedraw(&redraws, "Humanoid");
       RandomizeLimitedAndRotationalJoints(rng);
       AfterReset();
     } while (data_->ncon > 0);

@@ -67,7 +67,9 @@ class DmcManipulator : public dmc::DmcEnvBase {
   void Reset(Rng& rng, const StepOutput& out) {
     PhysicsReset();
     // dm_control redraws the whole arrangement until nothing penetrates.
+    int redraws = 0;
     do {
+      CountRedraw(&redraws, "Manipulator");
       for (int i = 0; i < kNumArmJoints; ++i) {
         const int j = arm_joints_[i];
         const bool limited = model_->jnt_limited[j];

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <stdexcept>
 #include <utility>
 #include <vector>
 
@@ -33,6 +34,19 @@ struct Pos {
   int y = -1;
   bool operator==(const Pos& o) const { return x == o.x && y == o.y; }
 };
+
+// A layout drawn so far leaves no place for what comes next (every cell of a
+// room taken, every wall of a room already holding a door). minigrid samples
+// on forever there; our generators throw this instead and the layout is
+// drawn again, a bounded number of times (MiniGridEnv, BabyAIEnv).
+struct LayoutDeadEnd : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// Rejection sampling keeps minigrid's draws: after this many misses in a row
+// the candidates are checked once, and LayoutDeadEnd thrown if there are none
+// (otherwise sampling goes on, and ends with probability one).
+constexpr int64_t kMissesBeforeCheck = 1024;
 
 // What one base step did (the tasks that add rules look at it).
 struct StepEvent {
@@ -206,12 +220,26 @@ class World {
     top.y = std::max(top.y, 0);
     const int x_end = std::min(top.x + size.x, grid.width());
     const int y_end = std::min(top.y + size.y, grid.height());
-    for (;;) {
+    auto free = [&](Pos p) { return grid.Get(p.x, p.y).IsNone() && !(p == agent) && !reject(p); };
+    if (x_end <= top.x || y_end <= top.y) throw LayoutDeadEnd("an object placed outside the grid");
+    for (int64_t misses = 0;; ++misses) {
+      if (misses == kMissesBeforeCheck && !AnyCell(top, x_end, y_end, free)) {
+        throw LayoutDeadEnd("no free cell left for an object");
+      }
       const Pos p{RandInt(rng, top.x, x_end), RandInt(rng, top.y, y_end)};
-      if (!grid.Get(p.x, p.y).IsNone() || p == agent || reject(p)) continue;
+      if (!free(p)) continue;
       grid.Set(p.x, p.y, obj);
       return p;
     }
+  }
+  template <typename Pred>
+  static bool AnyCell(Pos top, int x_end, int y_end, Pred pred) {
+    for (int y = top.y; y < y_end; ++y) {
+      for (int x = top.x; x < x_end; ++x) {
+        if (pred(Pos{x, y})) return true;
+      }
+    }
+    return false;
   }
   Pos PlaceObj(Rng& rng, const Cell& obj, Pos top = {0, 0}, Pos size = {1 << 20, 1 << 20}) {
     return PlaceObj(rng, obj, top, size, [](Pos) { return false; });

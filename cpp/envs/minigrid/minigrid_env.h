@@ -12,7 +12,9 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <sstream>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "core/env.h"
@@ -52,6 +54,8 @@ class MiniGridEnv {
  public:
   static constexpr const char* kName = Task::kName;
   static constexpr bool kCheap = true;
+  // Layouts drawn again after a dead end (LayoutDeadEnd) before giving up.
+  static constexpr int kMaxLayoutAttempts = 1000;
 
   static Config DefaultConfig() {
     Config c = Task::Defaults();
@@ -66,9 +70,10 @@ class MiniGridEnv {
     const int64_t bytes = config.Int("mission_bytes");
     size_t longest = 0;
     for (const std::string& m : task.Missions()) longest = std::max(longest, m.size());
-    if (bytes < 1 || static_cast<size_t>(bytes) < longest) {
+    if (bytes < 1 || static_cast<size_t>(bytes) < longest || bytes > 4096) {
       throw ValueError("MiniGrid mission_bytes must hold the longest mission (" +
-                       std::to_string(longest) + " bytes), got " + std::to_string(bytes));
+                       std::to_string(longest) + " bytes) and be at most 4096, got " +
+                       std::to_string(bytes));
     }
     EnvSpec spec;
     spec.obs.push_back(DiscreteSpec("direction", 4, DType::kInt32));
@@ -92,7 +97,8 @@ class MiniGridEnv {
         mission_(ObsField<uint8_t>(spec, "mission")),
         mission_id_(InfoField<int32_t>(spec, "mission_id")),
         agent_pos_(InfoField<int32_t>(spec, "agent_pos")),
-        mission_bytes_(static_cast<int>(config.Int("mission_bytes"))) {
+        mission_bytes_(static_cast<int>(config.Int("mission_bytes"))),
+        options_(OptionsText(config)) {
     world_.grid.Resize(task_.width, task_.height);
     world_.see_through_walls = task_.see_through_walls;
     world_.view_size = static_cast<int>(ViewSize(config));
@@ -102,9 +108,21 @@ class MiniGridEnv {
 
   void SetMaxEpisodeSteps(int steps) { world_.max_steps = steps; }
 
+  // A layout that runs into a dead end (where minigrid would sample forever)
+  // is drawn again, from where the stream is.
   void Reset(Rng& rng, const StepOutput& out) {
-    world_.BeginReset();
-    mission_id_value_ = task_.Generate(world_, rng);
+    for (int attempt = 1;; ++attempt) {
+      world_.BeginReset();
+      try {
+        mission_id_value_ = task_.Generate(world_, rng);
+        break;
+      } catch (const LayoutDeadEnd& e) {
+        if (attempt == kMaxLayoutAttempts) {
+          throw ValueError(std::string(kName) + ": no layout in " + std::to_string(attempt) +
+                           " attempts with " + options_ + " (" + e.what() + ")");
+        }
+      }
+    }
     WriteObs(out);
   }
 
@@ -178,6 +196,30 @@ class MiniGridEnv {
     }
     return v;
   }
+  // "size=5, num_objs=4": the task's own options, for messages.
+  static std::string OptionsText(const Config& config) {
+    std::string text;
+    const Config defaults = Task::Defaults();
+    for (const auto& [key, unused] : defaults.values()) {
+      (void)unused;
+      if (!text.empty()) text += ", ";
+      text += key + "=" + ValueText(config.Get(key));
+    }
+    return text.empty() ? "no options" : text;
+  }
+  static std::string ValueText(const ConfigValue& v) {
+    std::ostringstream t;
+    if (const bool* b = std::get_if<bool>(&v)) t << (*b ? "True" : "False");
+    if (const int64_t* i = std::get_if<int64_t>(&v)) t << *i;
+    if (const double* d = std::get_if<double>(&v)) t << *d;
+    if (const std::string* str = std::get_if<std::string>(&v)) t << "'" << *str << "'";
+    if (const auto* l = std::get_if<std::vector<double>>(&v)) {
+      t << "(";
+      for (size_t k = 0; k < l->size(); ++k) t << (k ? ", " : "") << (*l)[k];
+      t << ")";
+    }
+    return t.str();
+  }
   static void AppendCell(std::vector<double>* s, const Cell& c) {
     s->insert(s->end(), {static_cast<double>(c.type), static_cast<double>(c.color),
                          static_cast<double>(c.state), static_cast<double>(c.inner_type),
@@ -207,6 +249,7 @@ class MiniGridEnv {
   OutputField<int32_t> agent_pos_;
   int mission_bytes_ = 96;
   int mission_id_value_ = 0;
+  std::string options_;  // OptionsText of the config
 };
 
 }  // namespace envpool_x::minigrid

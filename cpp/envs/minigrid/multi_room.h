@@ -13,6 +13,14 @@ namespace envpool_x::minigrid {
 
 struct MultiRoomTask : TaskBase {
   static constexpr const char* kName = "MiniGridMultiRoom";
+  // The most rooms whose chain minigrid's draws find in 1 of 100000 tries or
+  // more, by max_room_size (4..24); measured over 3 million chains each.
+  // Larger counts are refused at make: minigrid searches for ever (or ages).
+  static constexpr int kMaxRooms[21] = {29, 26, 22, 19, 17, 15, 14, 13, 12, 11, 11,
+                                        10, 10, 9,  9,  8,  8,  8,  7,  7,  7};
+  // Chains drawn before a reset gives up: 20 times the expected count at
+  // the rarest accepted size, so an accepted config fails about never.
+  static constexpr int kMaxChains = 2000000;
   struct Room {
     Pos top, size, entry;
   };
@@ -25,10 +33,17 @@ struct MultiRoomTask : TaskBase {
     min_rooms = static_cast<int>(config.Int("min_num_rooms"));
     max_rooms = static_cast<int>(config.Int("max_num_rooms"));
     max_size = static_cast<int>(config.Int("max_room_size"));
-    if (min_rooms < 1 || max_rooms < min_rooms || max_rooms > 32 || max_size < 4 || max_size > 24) {
-      throw ValueError(
-          "MiniGridMultiRoom needs 1 <= min_num_rooms <= max_num_rooms <= 32 and "
-          "max_room_size in [4, 24]");
+    if (min_rooms < 1 || max_rooms < min_rooms || max_size < 4 || max_size > 24) {
+      throw ValueError("MiniGridMultiRoom needs 1 <= min_num_rooms <= max_num_rooms and " +
+                       std::string("max_room_size in [4, 24], got ") + OptionsText());
+    }
+    if (max_rooms > kMaxRooms[max_size - 4]) {
+      throw ValueError("MiniGridMultiRoom: max_num_rooms=" + std::to_string(max_rooms) +
+                       " rooms of sides 4.." + std::to_string(max_size) +
+                       " do not fit the 25 x 25 grid in practice; with max_room_size=" +
+                       std::to_string(max_size) + " at most " +
+                       std::to_string(kMaxRooms[max_size - 4]) +
+                       " (smaller rooms fit more: 29 with max_room_size=4)");
     }
     width = height = 25;
     best.reserve(max_rooms);
@@ -81,7 +96,14 @@ struct MultiRoomTask : TaskBase {
   int Generate(World& w, Rng& rng) {
     const int num_rooms = World::RandInt(rng, min_rooms, max_rooms + 1);
     best.clear();
-    while (static_cast<int>(best.size()) < num_rooms) {
+    // minigrid draws chains until one is long enough, forever if none can be.
+    for (int chain = 0; static_cast<int>(best.size()) < num_rooms; ++chain) {
+      if (chain == kMaxChains) {
+        throw ValueError("MiniGridMultiRoom: no chain of " + std::to_string(num_rooms) +
+                         " rooms in " + std::to_string(kMaxChains) + " attempts (longest " +
+                         std::to_string(best.size()) + ") with " + OptionsText() +
+                         "; fewer rooms or a smaller max_room_size fit more easily");
+      }
       current.clear();
       const Pos entry{World::RandInt(rng, 0, width - 2), World::RandInt(rng, 0, width - 2)};
       PlaceRoom(rng, num_rooms, 2, entry);
@@ -108,6 +130,11 @@ struct MultiRoomTask : TaskBase {
     w.PlaceAgent(rng, best.front().top, best.front().size);
     w.PlaceObj(rng, MakeGoal(), best.back().top, best.back().size);
     return 0;
+  }
+  std::string OptionsText() const {
+    return "min_num_rooms=" + std::to_string(min_rooms) +
+           ", max_num_rooms=" + std::to_string(max_rooms) +
+           ", max_room_size=" + std::to_string(max_size);
   }
   int min_rooms = 6, max_rooms = 6, max_size = 10;
   std::vector<Room> best, current;

@@ -4,6 +4,7 @@
 // start, connecting every room). Sides: 0 right, 1 down, 2 left, 3 up.
 #pragma once
 
+#include <algorithm>
 #include <cstdlib>
 #include <stdexcept>
 #include <string>
@@ -31,6 +32,10 @@ class RoomGrid {
   int rows() const { return rows_; }
   int cols() const { return cols_; }
   Room& At(int i, int j) { return rooms_[j * cols_ + i]; }
+  // A side that may take a new door: a neighbour there, and no door yet.
+  bool FreeSide(int i, int j, int side) {
+    return HasNeighbor(i, j, side) && At(i, j).links[side] == kNoLink;
+  }
   bool HasNeighbor(int i, int j, int side) const {
     return (side == 0 && i < cols_ - 1) || (side == 1 && j < rows_ - 1) || (side == 2 && i > 0) ||
            (side == 3 && j > 0);
@@ -71,9 +76,12 @@ class RoomGrid {
   Pos AddDoor(World& w, Rng& rng, int i, int j, int side, int color, int locked) {
     Room& r = At(i, j);
     if (side < 0) {
+      bool any = false;
+      for (int k = 0; k < 4; ++k) any = any || FreeSide(i, j, k);
+      if (!any) throw LayoutDeadEnd("a room with no wall left for a door");
       do {
         side = World::RandInt(rng, 0, 4);
-      } while (!HasNeighbor(i, j, side) || r.links[side] != kNoLink);
+      } while (!FreeSide(i, j, side));
     }
     if (color < 0) color = World::RandColor(rng);
     if (locked < 0) locked = World::RandBool(rng) ? 1 : 0;
@@ -123,11 +131,29 @@ class RoomGrid {
     if (i < 0) i = World::RandInt(rng, 0, cols_);
     if (j < 0) j = World::RandInt(rng, 0, rows_);
     const Pos top = At(i, j).top;
-    for (;;) {
+    for (int64_t misses = 0;; ++misses) {
+      if (misses == kMissesBeforeCheck && !CanStandFacingNothing(w, top, room_size_)) {
+        throw LayoutDeadEnd("no cell of the agent's room where it faces no object");
+      }
       w.PlaceAgent(rng, top, {room_size_, room_size_});
-      const Cell& front = w.CellAt(w.Front());
-      if (front.IsNone() || front.type == kWall) return;
+      if (FacesNothing(w.CellAt(w.Front()))) return;
     }
+  }
+
+  // What place_agent accepts in front of the agent: nothing, or a wall.
+  static bool FacesNothing(const Cell& front) { return front.IsNone() || front.type == kWall; }
+  // Whether some empty cell of the size x size room at `top` has a direction
+  // in which the agent would face nothing.
+  static bool CanStandFacingNothing(const World& w, Pos top, int size) {
+    const int x_end = std::min(top.x + size, w.grid.width());
+    const int y_end = std::min(top.y + size, w.grid.height());
+    return World::AnyCell(top, x_end, y_end, [&](Pos p) {
+      if (!w.grid.Get(p.x, p.y).IsNone()) return false;
+      for (int d = 0; d < 4; ++d) {
+        if (FacesNothing(w.CellAt(Pos{p.x + kDirX[d], p.y + kDirY[d]}))) return true;
+      }
+      return false;
+    });
   }
 
   // connect_all: unlocked doors of random colours (from `colors`, all six
@@ -135,7 +161,7 @@ class RoomGrid {
   void ConnectAll(World& w, Rng& rng, const std::vector<int>& colors = {}) {
     const int si = w.agent.x / (room_size_ - 1), sj = w.agent.y / (room_size_ - 1);
     for (int iter = 0;; ++iter) {
-      if (iter > 5000) throw std::runtime_error("MiniGrid connect_all failed");
+      if (iter > 5000) throw LayoutDeadEnd("connect_all failed to join every room");
       if (Reachable(si, sj) == rows_ * cols_) return;
       const int i = World::RandInt(rng, 0, cols_);
       const int j = World::RandInt(rng, 0, rows_);

@@ -28,6 +28,7 @@ class FaultInjection {
                   {"throw_at_step", int64_t{-1}},   // step Step() throws at (-1: never)
                   {"nan_at_step", int64_t{-1}},     // step whose obs/reward are NaN
                   {"stall_ms", int64_t{0}},         // sleep per step of the faulty env
+                  {"reset_stall_ms", int64_t{0}},   // sleep per reset of the faulty env
                   {"episode_length", int64_t{0}}};  // terminate after this many steps (0: never)
   }
 
@@ -49,12 +50,16 @@ class FaultInjection {
         throw_at_(c.Int("throw_at_step")),
         nan_at_(c.Int("nan_at_step")),
         stall_ms_(c.Int("stall_ms")),
+        reset_stall_ms_(c.Int("reset_stall_ms")),
         episode_length_(c.Int("episode_length")) {}
 
   // The pool tells each env its id once, before the first reset.
   void SetEnvId(int id) { env_id_ = id; }
 
   void Reset(Rng& rng, const StepOutput& out) {
+    if ((fault_env_ < 0 || fault_env_ == env_id_) && reset_stall_ms_ > 0) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(reset_stall_ms_));
+    }
     steps_ = 0;
     float* o = out[obs_];
     o[0] = 0.0f;
@@ -89,7 +94,7 @@ class FaultInjection {
 
  private:
   OutputField<float> obs_;
-  int64_t fault_env_, throw_at_, nan_at_, stall_ms_, episode_length_;
+  int64_t fault_env_, throw_at_, nan_at_, stall_ms_, reset_stall_ms_, episode_length_;
   int env_id_ = -1;
   int64_t steps_ = 0;
 };

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -54,10 +55,12 @@ class NumbaEnv {
           "a numba env is made by envpool_x.register_numba_env, which compiles its "
           "reset and step");
     }
-    if (config.Int("state_size") < 1 || config.Int("reset_random") < 0 ||
-        config.Int("step_random") < 0) {
-      throw ValueError("state_size must be >= 1, reset_random and step_random >= 0");
-    }
+    // Per-env buffers and per-call draws are sized by these: beyond an int
+    // they could not even be indexed (a larger buffer that cannot be had is a
+    // MemoryError when the pool is built).
+    CountKey(config, "state_size", 1);
+    CountKey(config, "reset_random", 0);
+    CountKey(config, "step_random", 0);
     EnvSpec spec;
     spec.obs.push_back(ArraySpec{"obs", ParseDType(config.String("obs_dtype")),
                                  Shape(config.Doubles("obs_shape"), "obs_shape"),
@@ -126,13 +129,31 @@ class NumbaEnv {
     throw ValueError("obs_dtype must be 'float32', 'float64' or 'int32', got '" + name + "'");
   }
 
+  static constexpr int64_t kMaxCount = std::numeric_limits<int32_t>::max();
+
+  static void CountKey(const Config& config, const char* key, int64_t low) {
+    const int64_t v = config.Int(key);
+    if (v < low || v > kMaxCount) {
+      throw ValueError(std::string(key) + " must be in [" + std::to_string(low) + ", " +
+                       std::to_string(kMaxCount) + "], got " + std::to_string(v));
+    }
+  }
+
+  // Positive ints whose product (elements per env) is at most kMaxCount.
   static std::vector<int64_t> Shape(const std::vector<double>& dims, const char* key) {
     std::vector<int64_t> shape;
+    int64_t elements = 1;
     for (double d : dims) {
-      if (!(d >= 1) || d != static_cast<double>(static_cast<int64_t>(d))) {
+      if (!(d >= 1 && d <= static_cast<double>(kMaxCount)) ||
+          d != static_cast<double>(static_cast<int64_t>(d))) {
         throw ValueError(std::string(key) + " must hold positive ints");
       }
       shape.push_back(static_cast<int64_t>(d));
+      elements *= shape.back();  // both factors <= 2^31: no overflow
+      if (elements > kMaxCount) {
+        throw ValueError(std::string(key) + " must have at most " + std::to_string(kMaxCount) +
+                         " elements");
+      }
     }
     return shape;
   }

@@ -92,7 +92,19 @@ class BabyAIEnv {
     for (const std::string* s : {&p.first_color, &p.second_color}) {
       check(s->empty() || ColorByName(*s) >= 0, "unknown colour '" + *s + "'");
     }
+    const std::string problem = LevelOptionsProblem(**entry, p);
+    check(problem.empty(), problem + " (" + OptionsText(p) + ")");
     return p;
+  }
+
+  // The options a layout depends on, for messages.
+  static std::string OptionsText(const LevelParams& p) {
+    return "room_size=" + std::to_string(p.room_size) + ", num_rows=" + std::to_string(p.num_rows) +
+           ", num_cols=" + std::to_string(p.num_cols) +
+           ", num_dists=" + std::to_string(p.num_dists) +
+           ", num_objs=" + std::to_string(p.num_objs) +
+           ", objs_per_room=" + std::to_string(p.objs_per_room) +
+           ", num_doors=" + std::to_string(p.num_doors);
   }
 
   static EnvSpec Spec(const Config& config) {
@@ -141,7 +153,8 @@ class BabyAIEnv {
     for (int attempt = 0;; ++attempt) {
       if (attempt == kMaxAttempts) {
         throw ValueError("BabyAI " + std::string(entry_->name) + ": no valid layout in " +
-                         std::to_string(kMaxAttempts) + " draws (too many objects for the rooms?)");
+                         std::to_string(kMaxAttempts) + " draws with " + OptionsText(params_) +
+                         " (too many objects for the rooms?)");
       }
       level_.Begin();
       try {
@@ -149,7 +162,7 @@ class BabyAIEnv {
         level_.table.Assign(world_);
         level_.Validate();
         break;
-      } catch (const Reject&) {
+      } catch (const LayoutDeadEnd&) {  // Reject, or a generator's dead end
       }
     }
     carry_from_ = level_.carry_from;

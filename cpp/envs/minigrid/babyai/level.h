@@ -17,8 +17,8 @@
 
 namespace envpool_x::minigrid::babyai {
 
-struct Reject : std::runtime_error {
-  using std::runtime_error::runtime_error;
+struct Reject : LayoutDeadEnd {
+  using LayoutDeadEnd::LayoutDeadEnd;
 };
 
 // The parameters a level reads (EnvPool's config keys, with minigrid's names).
@@ -122,6 +122,10 @@ class Level {
     static constexpr uint8_t kKinds[3] = {kKey, kBall, kBox};
     std::vector<Placed> dists;
     while (static_cast<int>(dists.size()) < n) {
+      // minigrid would draw forever once every (type, colour) is taken.
+      if (all_unique && static_cast<int>(objs.size()) >= 3 * kNumColors && AllKindsTaken()) {
+        throw Reject("add_distractors: every type and colour is taken");
+      }
       const int color = kColorsByName[RandInt(0, kNumColors)];
       const int type = kKinds[RandInt(0, 3)];
       if (all_unique) {
@@ -135,6 +139,17 @@ class Level {
     }
     return dists;
   }
+  bool AllKindsTaken() const {
+    static constexpr uint8_t kKinds[3] = {kKey, kBall, kBox};
+    for (uint8_t type : kKinds) {
+      for (int color = 0; color < kNumColors; ++color) {
+        bool seen = false;
+        for (const Placed& o : objs) seen = seen || (o.type == type && o.color == color);
+        if (!seen) return false;
+      }
+    }
+    return true;
+  }
   // add_door; side, color or locked < 0 are drawn. Returns the door.
   Placed AddDoor(int i, int j, int side = -1, int color = -1, int locked = -1) {
     const Pos q = rooms.AddDoor(w, *rng, i, j, side, color, locked);
@@ -147,7 +162,10 @@ class Level {
     const Pos top = RoomTop(i, j);
     const int x_end = std::min(top.x + p.room_size, w.grid.width());
     const int y_end = std::min(top.y + p.room_size, w.grid.height());
-    for (;;) {
+    for (int64_t misses = 0;; ++misses) {
+      if (misses == kMissesBeforeCheck && !RoomGrid::CanStandFacingNothing(w, top, p.room_size)) {
+        throw Reject("place_agent: every free cell faces an object");
+      }
       w.agent = Pos{-1, -1};
       for (int tries = 0;; ++tries) {
         if (tries > 1000) throw Reject("place_agent: no room for the agent");
@@ -157,19 +175,11 @@ class Level {
         break;
       }
       w.dir = RandInt(0, 4);
-      const Cell& front = w.CellAt(w.Front());
-      if (front.IsNone() || front.type == kWall) return;
+      if (RoomGrid::FacesNothing(w.CellAt(w.Front()))) return;
     }
   }
-  void ConnectAll(const std::vector<int>& colors = {}) {
-    try {
-      rooms.ConnectAll(w, *rng, colors);
-    } catch (const Reject&) {
-      throw;
-    } catch (const std::runtime_error& e) {
-      throw Reject(e.what());
-    }
-  }
+  // Its failure (LayoutDeadEnd) redraws the layout, as minigrid's RecursionError does.
+  void ConnectAll(const std::vector<int>& colors = {}) { rooms.ConnectAll(w, *rng, colors); }
 
   // check_objs_reachable: every object can be reached through empty cells and doors.
   bool ObjsReachable() const {
