@@ -14,6 +14,19 @@ from envpool_x.registration import envs_by_family
 from envpool_x.render.record import record
 from envpool_x.spec import make_spec
 
+# What bad input raises (an unknown task, a bad option, a path that cannot be
+# written, a missing extra, a pool too big): one line and exit status 2, as
+# argparse does for a bad argument, rather than a traceback.
+_USER_ERRORS = (
+    KeyError,
+    ValueError,
+    TypeError,
+    ImportError,
+    NotImplementedError,
+    MemoryError,
+    OSError,
+)
+
 
 def _cmd_list(args: argparse.Namespace) -> int:
     for family, ids in envs_by_family().items():
@@ -145,7 +158,7 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return int(args.func(args))
-    except (KeyError, ValueError, TypeError, ImportError, NotImplementedError) as e:
+    except _USER_ERRORS as e:
         msg = e.args[0] if isinstance(e, KeyError) and e.args else e
         print(f"envpool-x: error: {msg}", file=sys.stderr)
         return 2

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from envpool_x import _core
+from envpool_x.options import OptionTable
 
 if TYPE_CHECKING:
     from envpool_x.spec import EnvSpec
@@ -60,6 +61,8 @@ class Family:
         memory: its per-env allocations (:class:`FamilyMemory`).
         backends: the backends beside the CPU pool that run some of its tasks,
             each with the C++ pool names it runs (every family runs on "cpu").
+        options: the declared valid range of every env option, by pool name
+            (:class:`envpool_x.options.OptionTable`), checked when a spec is made.
     """
 
     name: str
@@ -67,10 +70,15 @@ class Family:
     renderer: Callable[[EnvSpec], Callable[[np.ndarray], np.ndarray]] | None = None
     memory: FamilyMemory = field(default_factory=FamilyMemory)
     backends: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    options: Mapping[str, OptionTable] = field(default_factory=dict)
 
     def runs_on(self, backend: str, pool_name: str) -> bool:
         """Whether ``backend`` runs this family's ``pool_name`` tasks."""
         return backend == "cpu" or pool_name in self.backends.get(backend, ())
+
+    def option_table(self, pool_name: str) -> OptionTable | None:
+        """The declared options of ``pool_name``'s envs (None: none declared)."""
+        return self.options.get(pool_name)
 
 
 _FAMILIES: dict[str, Family] = {}

@@ -14,6 +14,7 @@ from envpool_x.array_specs import ArraySpec, action_array_spec, state_array_spec
 from envpool_x.backends.arrays import ARRAY_BACKENDS
 from envpool_x.backends.checks import seed_list
 from envpool_x.backends.contract import AutoresetMode, Backend
+from envpool_x.options import check_options
 from envpool_x.registration import TaskEntry, lookup
 from envpool_x.render import check_render_mode
 
@@ -217,6 +218,10 @@ class EnvSpec:
         self.env_seeds = seed_list(merged["seed"], num_envs)
         #: The backend that steps this spec's envs (envpool_x.backends).
         self.backend: Backend = _check_backend_keys(task_id, entry, merged)
+        # The family's declared ranges, before its resolve and C++ read the values.
+        table = entry.declaration.option_table(entry.pool_name)
+        if table is not None:
+            check_options(task_id, table, merged, frozenset(config))
         if entry.resolve is not None:
             entry.resolve(merged)
         if merged["max_episode_steps"] is None:  # a per-instance default its resolve missed

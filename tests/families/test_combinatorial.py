@@ -177,7 +177,7 @@ def test_bad_configs() -> None:
         envpool_x.make_spec("MaxCut-v0", init="ones")
     with pytest.raises(ValueError, match="mode must be"):
         envpool_x.make_spec("TSP-v0", mode="3opt")
-    with pytest.raises(ValueError, match="between 3 and"):
+    with pytest.raises(ValueError, match=r"num_nodes must be an int in \[3, 46340\], got 2"):
         envpool_x.make_spec("TSP-v0", num_nodes=2)
     assert envpool_x.make_spec("TSP-v0", mode="2opt", num_nodes=9).max_episode_steps == 9
 

@@ -9,20 +9,27 @@ reads it); ``info["mission_id"]`` is -1 as in EnvPool (missions are free
 text). Each episode's time limit is minigrid's: the level's own, or the
 navigations its instruction needs times the maze's area; the env truncates
 there itself, and the registered ``max_episode_steps`` is only an outer bound.
-docs/babyai.md has the details.
+A task changes only the keys its level reads (its minigrid class's arguments;
+:data:`envpool_x.families.grid_options.LEVEL_KEYS`). docs/babyai.md has the details.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from envpool_x.families.grid_options import BABYAI_OPTIONS
 from envpool_x.families.minigrid import BUILD_HINT, has_grid_worlds
 from envpool_x.registration import Family, FamilyMemory, KiB, declare_family, register_if_built
 from envpool_x.render.minigrid import minigrid_drawer
 
 # One env (estimated, not measured): grid, object ids and positions, instruction.
 FAMILY = declare_family(
-    Family("babyai", renderer=minigrid_drawer, memory=FamilyMemory(env_resident=16 * KiB))
+    Family(
+        "babyai",
+        renderer=minigrid_drawer,
+        memory=FamilyMemory(env_resident=16 * KiB),
+        options=BABYAI_OPTIONS,
+    )
 ).name
 register = register_if_built(has_grid_worlds(), BUILD_HINT)
 #: The most navigations an instruction needs (a sequence of two conjunctions

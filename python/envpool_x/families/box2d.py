@@ -32,7 +32,7 @@ FAMILY = declare_family(
                 "LunarLander": 88 * KiB,
                 "BipedalWalker": 192 * KiB,
                 "CarRacing": 344 * KiB,
-            }
+            },
         ),
     )
 ).name

@@ -1,23 +1,32 @@
 """Combinatorial optimisation: ``MaxCut-v0`` and ``TSP-v0`` (docs/combinatorial.md).
 
-This module owns what happens in Python before the C++ pools are built:
-reading Gset graph files and TSPLIB instances (a malformed file is a
-ValueError naming the file and the line), generating Barabasi-Albert and
-Erdos-Renyi graphs from the pool's seed, handing each graph to the C++ graph
-registry once (keyed by a hash of its content, shared read-only by every env
-that uses it), and the default episode lengths that depend on the instance.
+This module owns what happens in Python before the C++ pools are built: the
+declared range of every option (:data:`OPTIONS`) and the options that must
+agree (TSP's ``coords`` and ``num_nodes``), loading each graph
+(:mod:`envpool_x.families.graphs`: Gset files, TSPLIB instances, random graphs,
+their size bounds), handing each graph to the C++ graph registry once (keyed
+by a hash of its content, shared read-only by every env that uses it), and the
+default episode lengths that depend on the instance.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
-from envpool_x import _core
+from envpool_x import _core, memory
+from envpool_x.families.graphs import (
+    Graph,
+    generate_graph,
+    graph_of_pair,
+    read_gset,
+    read_tsplib,
+)
+from envpool_x.options import ANY, BOOL, Choice, Floats, Int, OptionTable
 from envpool_x.registration import (
     NO_TIME_LIMIT,
     PER_INSTANCE_TIME_LIMIT,
@@ -27,186 +36,10 @@ from envpool_x.registration import (
     register,
 )
 
-# MaxCut keeps about 13 bytes a node, TSP 21 a city, beside what the pool shares:
-# three observations' worth.
-declare_family(
-    Family(
-        "combinatorial",
-        title="MaxCut, TSP",
-        memory=FamilyMemory(heap_observations=3),
-        backends={"cuda": ("MaxCut", "Tsp")},
-    )
-)
-
 #: ``MaxCut-v0``'s graph when none is given.
 DEFAULT_GRAPH = "er:100:0.1"
-#: A graph: its node count and an (m, 3) int64 array of 0-based edges (i, j, w).
-Graph = tuple[int, np.ndarray]
-
-
-def read_gset(path: str | os.PathLike[str]) -> Graph:
-    """Read a graph in the Gset text format: a line ``n m``, then ``m`` lines
-    ``i j w`` (1-based nodes, integer weights, possibly negative).
-
-    Raises:
-        ValueError: the file is malformed; the message names the file and line.
-        OSError: the file cannot be read.
-    """
-    name = os.fspath(path)
-    with open(name, encoding="ascii", errors="replace") as f:
-        lines = [(k, line.split()) for k, line in enumerate(f, start=1)]
-    lines = [(k, words) for k, words in lines if words]
-    if not lines:
-        raise ValueError(f"{name}: empty file, expected a first line 'n m'")
-
-    def ints(k: int, words: list[str], count: int, what: str) -> list[int]:
-        if len(words) != count:
-            raise ValueError(f"{name}, line {k}: expected {what}, got {' '.join(words)!r}")
-        try:
-            return [int(w) for w in words]
-        except ValueError:
-            raise ValueError(
-                f"{name}, line {k}: expected integers ({what}), got {' '.join(words)!r}"
-            ) from None
-
-    k0, head = lines[0]
-    n, m = ints(k0, head, 2, "'n m'")
-    if n < 1 or m < 0:
-        raise ValueError(f"{name}, line {k0}: need n >= 1 and m >= 0, got n={n} m={m}")
-    if len(lines) - 1 != m:
-        where = lines[m + 1][0] if len(lines) - 1 > m else lines[-1][0]
-        raise ValueError(
-            f"{name}, line {where}: the header announces {m} edges but the file has "
-            f"{len(lines) - 1} edge lines"
-        )
-    edges = np.empty((m, 3), dtype=np.int64)
-    for e, (k, words) in enumerate(lines[1:]):
-        i, j, w = ints(k, words, 3, "an edge 'i j w'")
-        if not (1 <= i <= n and 1 <= j <= n):
-            raise ValueError(f"{name}, line {k}: node {i if not 1 <= i <= n else j} not in 1..{n}")
-        edges[e] = (i - 1, j - 1, w)
-    return n, edges
-
-
-def read_tsplib(path: str | os.PathLike[str]) -> tuple[np.ndarray, bool]:
-    """Read a TSPLIB instance with a NODE_COORD_SECTION.
-
-    Returns:
-        The (N, 2) float64 coordinates and whether distances are rounded to the
-        nearest integer (EDGE_WEIGHT_TYPE EUC_2D, TSPLIB's ``nint``); ``EUC_2D``
-        is the only weight type supported.
-
-    Raises:
-        ValueError: malformed or unsupported file; the message names the line.
-    """
-    name = os.fspath(path)
-    with open(name, encoding="ascii", errors="replace") as f:
-        lines = list(enumerate(f, start=1))
-    header: dict[str, str] = {}
-    coords: list[tuple[float, float]] = []
-    in_coords = False
-    for k, raw in lines:
-        line = raw.strip()
-        if not line or line == "EOF":
-            if line == "EOF":
-                break
-            continue
-        if not in_coords:
-            if line.startswith("NODE_COORD_SECTION"):
-                in_coords = True
-                continue
-            if ":" not in line:
-                raise ValueError(f"{name}, line {k}: expected 'KEY : VALUE', got {line!r}")
-            key, value = (s.strip() for s in line.split(":", 1))
-            header[key] = value
-            if key == "EDGE_WEIGHT_TYPE" and value != "EUC_2D":
-                raise ValueError(
-                    f"{name}, line {k}: EDGE_WEIGHT_TYPE {value} is not supported (EUC_2D only)"
-                )
-            continue
-        words = line.split()
-        try:
-            index, x, y = int(words[0]), float(words[1]), float(words[2])
-            if len(words) != 3:
-                raise IndexError
-        except (ValueError, IndexError):
-            raise ValueError(f"{name}, line {k}: expected a city 'i x y', got {line!r}") from None
-        if index != len(coords) + 1:
-            raise ValueError(f"{name}, line {k}: expected city {len(coords) + 1}, got {index}")
-        if not (np.isfinite(x) and np.isfinite(y)):
-            raise ValueError(f"{name}, line {k}: coordinates must be finite")
-        coords.append((x, y))
-    if not in_coords:
-        raise ValueError(f"{name}: no NODE_COORD_SECTION")
-    if header.get("EDGE_WEIGHT_TYPE") != "EUC_2D":
-        raise ValueError(f"{name}: needs EDGE_WEIGHT_TYPE: EUC_2D")
-    if "DIMENSION" in header and header["DIMENSION"] != str(len(coords)):
-        raise ValueError(
-            f"{name}: DIMENSION is {header['DIMENSION']} but the file lists {len(coords)} cities"
-        )
-    return np.asarray(coords, dtype=np.float64).reshape(-1, 2), True
-
-
-def _weights(rng: np.random.Generator, count: int, bound: int) -> np.ndarray:
-    """Unit weights (bound 0), else integers uniform in [-bound, bound] without 0."""
-    if bound == 0:
-        return np.ones(count, dtype=np.int64)
-    w = rng.integers(1, bound + 1, count)
-    return np.where(rng.random(count) < 0.5, -w, w).astype(np.int64)
-
-
-def generate_graph(spec: str, seed: int) -> Graph:
-    """A random graph: ``"ba:N:M"`` (Barabasi-Albert, each new node joins M
-    existing ones, chosen by degree) or ``"er:N:P"`` (Erdos-Renyi, each pair
-    with probability P); an optional ``":W"`` gives integer weights uniform in
-    [-W, W] without 0 (else all 1). Drawn with numpy's PCG64 from ``seed``.
-
-    Raises:
-        ValueError: a malformed spec.
-    """
-    parts = spec.split(":")
-    kind = parts[0]
-    try:
-        if kind not in ("ba", "er") or len(parts) not in (3, 4):
-            raise ValueError
-        n = int(parts[1])
-        bound = int(parts[3]) if len(parts) == 4 else 0
-        m_or_p = int(parts[2]) if kind == "ba" else float(parts[2])
-    except ValueError:
-        raise ValueError(
-            f"graph {spec!r}: expected a Gset file path, 'ba:N:M[:W]' or 'er:N:P[:W]'"
-        ) from None
-    rng = np.random.default_rng(seed)
-    if n < 2 or bound < 0:
-        raise ValueError(f"graph {spec!r}: need N >= 2 and W >= 0")
-    if kind == "er":
-        p = float(m_or_p)
-        if not 0.0 <= p <= 1.0:
-            raise ValueError(f"graph {spec!r}: P must be in [0, 1]")
-        # Row by row (the pair list of a 10,000-node graph would take 800 MB).
-        rows = [np.flatnonzero(rng.random(n - 1 - a) < p) + a + 1 for a in range(n - 1)]
-        i = np.repeat(np.arange(n - 1, dtype=np.int64), [len(r) for r in rows])
-        j = np.concatenate(rows).astype(np.int64)
-    else:
-        m = int(m_or_p)
-        if not 1 <= m < n:
-            raise ValueError(f"graph {spec!r}: M must be in [1, N)")
-        # Start from a star on m + 1 nodes; then preferential attachment.
-        ends: list[int] = []
-        pairs = [(0, t) for t in range(1, m + 1)]
-        for a, b in pairs:
-            ends += [a, b]
-        for new in range(m + 1, n):
-            targets: set[int] = set()
-            while len(targets) < m:
-                targets.add(ends[int(rng.integers(len(ends)))])
-            for t in sorted(targets):
-                pairs.append((t, new))
-                ends += [t, new]
-        arr = np.asarray(pairs, dtype=np.int64)
-        i, j = arr[:, 0], arr[:, 1]
-    w = _weights(rng, i.size, bound)
-    return n, np.stack([i, j, w], axis=1).astype(np.int64)
+#: The most cities of a TSP instance (C++ keeps squared distances in int32 range).
+MAX_CITIES = 46340
 
 
 def register_graph(n: int, edges: np.ndarray) -> str:
@@ -219,19 +52,17 @@ def register_graph(n: int, edges: np.ndarray) -> str:
     return key
 
 
-def load_graph(graph: Any, seed: int) -> Graph:
+def load_graph(graph: Any, seed: int, check_memory: bool = True) -> Graph:
     """One graph of a ``graph=`` value: a Gset path, a ``ba:``/``er:`` spec
-    (drawn from ``seed``) or an ``(n, edges)`` pair."""
+    (drawn from ``seed``) or an ``(n, edges)`` pair, within the size bounds."""
     if isinstance(graph, (str, os.PathLike)):
         text = os.fspath(graph)
         if ":" in text and not os.path.exists(text):
-            return generate_graph(text, seed)  # "ba:..." / "er:..." (else a clear error)
-        return read_gset(text)
+            # "ba:..." / "er:..." (else a clear error)
+            return generate_graph(text, seed, check_memory)
+        return read_gset(text, check_memory)
     if isinstance(graph, tuple) and len(graph) == 2:
-        n, edges = int(graph[0]), np.asarray(graph[1])
-        if edges.ndim != 2 or edges.shape[1] != 3 or not np.issubdtype(edges.dtype, np.integer):
-            raise ValueError("an (n, edges) graph needs an (m, 3) integer array of (i, j, w)")
-        return n, edges.astype(np.int64)
+        return graph_of_pair(graph, check_memory)
     raise TypeError(
         "graph must be a Gset file path, 'ba:N:M', 'er:N:P', an (n, edges) pair, or a "
         f"list of those (one per env); got {type(graph).__name__}"
@@ -252,7 +83,9 @@ def _resolve_maxcut(config: dict[str, Any]) -> None:
     """
     graph = config["graph"]
     seed = _base_seed(config)
-    if isinstance(graph, str) and graph.startswith("<") and config["graph_keys"]:
+    given_keys = list(config["graph_keys"])
+    check = _memory_checked(config)
+    if isinstance(graph, str) and graph.startswith("<") and given_keys:
         keys = list(config["graph_keys"])  # a spec rebuilt from its own config
         sizes = [int(k[1:].split("@")[0]) for k in keys]
     elif isinstance(graph, Sequence) and not isinstance(graph, (str, tuple)):
@@ -261,7 +94,7 @@ def _resolve_maxcut(config: dict[str, Any]) -> None:
                 f"graph is a list of {len(graph)} graphs but num_envs={config['num_envs']} "
                 "(give one graph per env, or one graph for the whole pool)"
             )
-        loaded = [load_graph(g, seed + i) for i, g in enumerate(graph)]
+        loaded = [load_graph(g, seed + i, check) for i, g in enumerate(graph)]
         sizes = [n for n, _ in loaded]
         if len(set(sizes)) > 1:
             raise ValueError(
@@ -271,26 +104,120 @@ def _resolve_maxcut(config: dict[str, Any]) -> None:
         keys = [register_graph(n, e) for n, e in loaded]
         config["graph"] = f"<{len(keys)} graphs>"
     else:
-        n, edges = load_graph(graph, seed)
+        n, edges = load_graph(graph, seed, check)
         keys, sizes = [register_graph(n, edges)], [n]
         if not isinstance(graph, str):
             config["graph"] = "<1 graph>" if isinstance(graph, tuple) else os.fspath(graph)
+    if given_keys and given_keys != keys:
+        raise ValueError(
+            f"MaxCut-v0: graph_keys={given_keys!r} do not name the graph(s) of graph="
+            f"{graph!r} ({keys!r}); graph_keys is filled by envpool_x from graph: leave it out"
+        )
     config["graph_keys"] = keys
     if config["max_episode_steps"] is None:  # the default: 2n flips
         config["max_episode_steps"] = 2 * sizes[0]
 
 
+def _memory_checked(config: dict[str, Any]) -> bool:
+    """Whether graphs are checked against the memory (as pools are)."""
+    skip = os.environ.get(memory.SKIP_ENV_VAR, "") not in ("", "0")
+    return bool(config.get("check_memory", True)) and not skip
+
+
 def _resolve_tsp(config: dict[str, Any]) -> None:
-    """Parse ``coords`` (a TSPLIB path) into the cities; the time limit."""
-    if config["coords"] and not config["coord_values"]:
+    """Parse ``coords`` (a TSPLIB path) into the cities (checking a given
+    ``coord_values`` against them), set ``num_nodes`` to the instance's city
+    count, and the time limit."""
+    if config["coords"]:
         config["coords"] = os.fspath(config["coords"])
         xy, rounded = read_tsplib(config["coords"])
-        config["coord_values"] = [float(v) for v in xy.reshape(-1)]
+        values = [float(v) for v in xy.reshape(-1)]
+        if config["coord_values"] and list(map(float, config["coord_values"])) != values:
+            raise ValueError(
+                f"TSP-v0: coord_values differ from the cities of coords={config['coords']!r}; "
+                "coord_values is filled by envpool_x from coords: leave it out"
+            )
+        config["coord_values"] = values
         config["round_distances"] = rounded
-    n = len(config["coord_values"]) // 2 or int(config["num_nodes"])
+    if config["coord_values"]:
+        config["num_nodes"] = len(config["coord_values"]) // 2
+    n = int(config["num_nodes"])
     if config["max_episode_steps"] is None:  # the default: N moves, or none (construct)
         config["max_episode_steps"] = n if config["mode"] == "2opt" else NO_TIME_LIMIT
 
+
+def _tsp_instance(task_id: str, config: Mapping[str, Any], given: frozenset[str]) -> None:
+    """TSP's cities come from one place: ``num_nodes`` random cities, or the
+    cities of ``coords`` / ``coord_values``, whose count ``num_nodes`` may only
+    repeat; ``round_distances`` belongs to an instance of fixed cities."""
+    if not isinstance(config["coords"], (str, os.PathLike)):
+        raise TypeError(
+            f"{task_id}: coords must be a TSPLIB file path (str or os.PathLike), got "
+            f"{type(config['coords']).__name__}"
+        )
+    values = list(config["coord_values"])
+    if len(values) % 2:
+        raise ValueError(f"{task_id}: coord_values must hold x, y pairs, got {len(values)} numbers")
+    cities = len(values) // 2
+    if values and not 3 <= cities <= MAX_CITIES:
+        raise ValueError(
+            f"{task_id}: coord_values hold {cities} cities; TSP needs between 3 and {MAX_CITIES}"
+        )
+    fixed = bool(config["coords"]) or bool(values)
+    if not fixed and "round_distances" in given and config["round_distances"]:
+        raise ValueError(
+            f"{task_id}: round_distances=True applies to fixed cities (coords or "
+            "coord_values); random cities in the unit square would round every distance to 0 or 1"
+        )
+    if not config["coords"] or "num_nodes" not in given:
+        if values and "num_nodes" in given and int(config["num_nodes"]) != cities:
+            raise ValueError(
+                f"{task_id}: num_nodes={config['num_nodes']} but coord_values hold {cities} "
+                "cities; give one of them"
+            )
+        return
+    xy, _ = read_tsplib(config["coords"])
+    if int(config["num_nodes"]) != len(xy):
+        raise ValueError(
+            f"{task_id}: num_nodes={config['num_nodes']} but coords={config['coords']!r} "
+            f"lists {len(xy)} cities; give one of them (num_nodes is taken from the file)"
+        )
+
+
+#: The declared options of MaxCut and TSP (graph values are checked when loaded:
+#: a Gset file, a ba:/er: spec, an (n, edges) pair or a list of them).
+OPTIONS = {
+    "MaxCut": OptionTable(
+        {
+            "graph": ANY,
+            "graph_keys": ANY,
+            "init": Choice("random", "zeros"),
+        }
+    ),
+    "Tsp": OptionTable(
+        {
+            "num_nodes": Int(3, MAX_CITIES),
+            "coords": ANY,
+            "coord_values": Floats(-1e300, 1e300),
+            "mode": Choice("construct", "2opt"),
+            "round_distances": BOOL,
+        },
+        relations=(_tsp_instance,),
+    ),
+}
+
+
+# MaxCut keeps about 13 bytes a node, TSP 21 a city, beside what the pool shares:
+# three observations' worth.
+declare_family(
+    Family(
+        "combinatorial",
+        title="MaxCut, TSP",
+        memory=FamilyMemory(heap_observations=3),
+        backends={"cuda": ("MaxCut", "Tsp")},
+        options=OPTIONS,
+    )
+)
 
 # The default episode lengths depend on the instance (MaxCut: 2n flips; TSP:
 # N 2-opt moves, or no limit in construct mode, whose episodes end after N

@@ -6,7 +6,8 @@ zero-padded UTF-8 bytes; :func:`decode_mission` turns it back into text).
 ``info["mission_id"]`` is the mission's index in the task's mission list and
 ``info["agent_pos"]`` the agent's (x, y). Each id's time limit is minigrid's
 ``max_steps``, which the success reward ``1 - 0.9 * step_count / max_steps``
-reads too. docs/minigrid.md lists the ids and what is not done yet.
+reads too. Every key has a declared valid range (:mod:`envpool_x.families.grid_options`).
+docs/minigrid.md lists the ids and what is not done yet.
 """
 
 from __future__ import annotations
@@ -14,12 +15,18 @@ from __future__ import annotations
 import numpy as np
 
 from envpool_x import _core
+from envpool_x.families.grid_options import MINIGRID_OPTIONS
 from envpool_x.registration import Family, FamilyMemory, KiB, declare_family, register_if_built
 from envpool_x.render.minigrid import minigrid_drawer
 
 # One env: the grid (5 bytes a cell, 25 x 25 at most) and the view.
 FAMILY = declare_family(
-    Family("minigrid", renderer=minigrid_drawer, memory=FamilyMemory(env_resident=4 * KiB))
+    Family(
+        "minigrid",
+        renderer=minigrid_drawer,
+        memory=FamilyMemory(env_resident=4 * KiB),
+        options=MINIGRID_OPTIONS,
+    )
 ).name
 #: How to get MiniGrid and BabyAI when this build lacks them.
 BUILD_HINT = (

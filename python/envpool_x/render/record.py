@@ -16,6 +16,9 @@ from envpool_x.factory import make_gymnasium
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg")
 VIDEO_SUFFIXES = (".mp4", ".gif", ".webm", ".avi", ".mkv")
+#: The most steps one recording takes, and the highest frame rate.
+MAX_STEPS = 10**7
+MAX_FPS = 1000
 
 
 def tile(frames: np.ndarray) -> np.ndarray:
@@ -41,17 +44,49 @@ def _even(frame: np.ndarray) -> np.ndarray:
 
 def load_policy(spec: str | None, action_space: Any, num_envs: int) -> Callable[[Any], Any]:
     """``module:function`` (called with the batched observation, returns the
-    batched actions), or None for uniformly random actions."""
+    batched actions), or None for uniformly random actions.
+
+    Raises:
+        ValueError: not ``module:function``, or the module has no such name.
+        ImportError: the module cannot be imported.
+        TypeError: the name is not callable.
+    """
     if spec is None:
         action_space.seed(0)
         return lambda obs: np.stack([action_space.sample() for _ in range(num_envs)])
     module_name, sep, attr = spec.partition(":")
-    if not sep:
+    if not sep or not module_name or not attr:
         raise ValueError(f"--policy must be module:function, got {spec!r}")
-    func = getattr(importlib.import_module(module_name), attr)
+    module = importlib.import_module(module_name)
+    if not hasattr(module, attr):
+        raise ValueError(f"--policy {spec}: module {module_name!r} has no {attr!r}")
+    func = getattr(module, attr)
     if not callable(func):
-        raise TypeError(f"{spec} is not callable")
+        raise TypeError(f"--policy {spec} is not callable")
     return func  # type: ignore[no-any-return]
+
+
+def check_output(out: Path) -> None:
+    """Refuse an output path that cannot be written, before anything is
+    recorded: a missing folder, a folder, or a place the process may not
+    create a file in (found by creating it, then removing it if it was new).
+
+    Raises:
+        ValueError: the path and why it cannot be written.
+    """
+    if out.is_dir():
+        raise ValueError(f"--out {out} is a folder; give a file name such as {out / 'run.mp4'}")
+    folder = out.parent
+    if not folder.is_dir():
+        raise ValueError(f"--out {out}: the folder {folder} does not exist")
+    existed = out.exists()
+    try:
+        with open(out, "ab"):
+            pass
+    except OSError as e:
+        raise ValueError(f"--out {out} cannot be written: {e.strerror or e}") from None
+    if not existed:
+        out.unlink()
 
 
 def record(
@@ -73,8 +108,9 @@ def record(
         ``(frames written, (height, width))``.
 
     Raises:
-        ValueError: an unknown file type; ImportError: no video writer
-        (``pip install "envpool-x[render]"``).
+        ValueError: an unknown file type, a path that cannot be written, steps
+            or fps out of range; ImportError: no video writer
+            (``pip install "envpool-x[render]"``); and what making the env raises.
     """
     from tqdm import tqdm
 
@@ -82,10 +118,14 @@ def record(
     suffix = out.suffix.lower()
     if suffix not in IMAGE_SUFFIXES + VIDEO_SUFFIXES:
         raise ValueError(f"--out must end in one of {IMAGE_SUFFIXES + VIDEO_SUFFIXES}, got {out}")
+    for name, value, low, high in (("steps", steps, 0, MAX_STEPS), ("fps", fps, 1, MAX_FPS)):
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise ValueError(f"--{name} must be an int in [{low}, {high}], got {value!r}")
     try:
         import imageio.v2 as imageio
     except ImportError as e:
-        raise ImportError('recording needs imageio: pip install "envpool-x[render]"') from e
+        raise ImportError(f'recording needs imageio ({e}): pip install "envpool-x[render]"') from e
+    check_output(out)
     env = make_gymnasium(task, num_envs=num_envs, seed=seed, render_mode="rgb_array", **config)
     act = load_policy(policy, env.single_action_space, num_envs)
     ids = np.arange(num_envs) if grid else np.array([0])
