@@ -10,6 +10,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from envpool_x.backends import create_pool
+from envpool_x.spec import make_spec
+
 # The oracles (official implementations driven for parity tests) are helper
 # modules, not tests: every test folder imports them by name.
 sys.path.insert(0, str(Path(__file__).resolve().parent / "oracles"))
@@ -88,3 +91,35 @@ def ale_oracle(rom_id: str):  # type: ignore[no-untyped-def]
     ale.loadROM(atari.rom_path(rom_id))
     ale.reset_game()
     return ale
+
+
+def rollout(task, num_envs, steps_per_env, chunk_size=0, **config):
+    """Per-env trajectories (obs, reward, term, trunc per step) under any batch size.
+
+    Env i's k-th action is action_for(space, i, k), so the trajectories must
+    not depend on scheduling at all.
+    """
+    spec = make_spec(task, num_envs=num_envs, **config)
+    pool = create_pool(spec, chunk_size=chunk_size)
+    space = spec.action_space
+    traj = {i: [] for i in range(num_envs)}
+    count = np.zeros(num_envs, dtype=int)
+    pool.send_reset(None, None)
+
+    def record(result):
+        obs, rew, term, trunc, info = result
+        for row, env_id in enumerate(info["env_id"]):
+            traj[env_id].append(
+                (obs[row].tobytes(), float(rew[row]), bool(term[row]), bool(trunc[row]))
+            )
+        return info["env_id"]
+
+    # Keep every env running until each has steps_per_env results after its
+    # reset; envs that are done early just run on (their actions are defined).
+    while min(len(t) for t in traj.values()) < steps_per_env + 1:
+        ids = record(pool.recv())
+        acts = np.stack([np.asarray(action_for(space, i, count[i])) for i in ids])
+        count[ids] += 1
+        pool.send_step(acts, np.asarray(ids))
+    pool.close()
+    return {i: t[: steps_per_env + 1] for i, t in traj.items()}

@@ -19,9 +19,9 @@ import dm_env
 import gymnasium as gym
 import numpy as np
 import pytest
-from test_engine import rollout
 
 import envpool_x
+from conftest import rollout
 
 GRID_TASKS = [
     # (our task, our kwargs, gymnasium id, gymnasium kwargs)
