@@ -12,9 +12,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from envpool_x import _core
-from envpool_x.options import OptionTable
 
 if TYPE_CHECKING:
+    from envpool_x.options import OptionTable
     from envpool_x.spec import EnvSpec
 
 
