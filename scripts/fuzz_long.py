@@ -1,4 +1,5 @@
-"""Long run of the stateful fuzzer (tests/backends/cpu/test_fuzz.py): >= 10^5 operations.
+"""Long run of the stateful fuzzer (tests/backends/cpu/test_fuzz.py), on every family's
+tasks: >= 10^5 operations.
 
 Usage: python scripts/fuzz_long.py [--examples 2500] [--steps 50]
 Prints the number of operations run and the time taken; exits non-zero on a
@@ -14,7 +15,7 @@ from pathlib import Path
 
 from hypothesis import HealthCheck, settings
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "backends" / "cpu"))
 import test_fuzz  # noqa: E402
 
 

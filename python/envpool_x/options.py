@@ -219,6 +219,41 @@ def check_options(
         relation(task_id, config, given)
 
 
+INT64 = (-(2**63), 2**63 - 1)
+
+
+def check_env_types(task_id: str, defaults: Mapping[str, Any], config: Mapping[str, Any]) -> None:
+    """Check the env keys that C++'s conversion would take wrongly, for every
+    task (declared ranges or not): a bool key given another int than 0 / 1
+    (C++ would read 2 as True), an int key past int64, a number key given an
+    array (C++'s cast fails naming no key). C++ checks the other types itself,
+    with the same ``config key '<key>' expects ...`` words.
+
+    Raises:
+        TypeError: a value of the wrong type; ValueError: an int past int64.
+    """
+    for key, default in defaults.items():
+        if key not in config:
+            continue
+        value = config[key]
+        got = type(value).__name__
+        if isinstance(value, np.ndarray):
+            got += f" of shape {value.shape}"
+        if isinstance(default, bool):
+            if _is_int(value) and value not in (0, 1):
+                raise TypeError(
+                    f"{task_id}: config key '{key}' expects a bool, got {got} ({value!r})"
+                )
+        elif isinstance(default, int):
+            if _is_int(value) and not INT64[0] <= int(value) <= INT64[1]:
+                raise ValueError(
+                    f"{task_id}: config key '{key}' expects an int, got {value} (outside int64)"
+                )
+        elif isinstance(default, float):
+            if isinstance(value, np.ndarray) and value.ndim > 0:
+                raise TypeError(f"{task_id}: config key '{key}' expects a number, got {got}")
+
+
 def ordered(low_key: str, high_key: str) -> Relation:
     """A relation: ``config[low_key] <= config[high_key]`` (a range the user
     could give inverted)."""
@@ -245,6 +280,7 @@ __all__ = [
     "Option",
     "OptionTable",
     "Relation",
+    "check_env_types",
     "check_options",
     "ordered",
 ]

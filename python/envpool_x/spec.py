@@ -14,7 +14,7 @@ from envpool_x.array_specs import ArraySpec, action_array_spec, state_array_spec
 from envpool_x.backends.arrays import ARRAY_BACKENDS
 from envpool_x.backends.checks import seed_list
 from envpool_x.backends.contract import AutoresetMode, Backend
-from envpool_x.options import check_options
+from envpool_x.options import check_env_types, check_options
 from envpool_x.registration import TaskEntry, lookup
 from envpool_x.render import check_render_mode
 
@@ -60,12 +60,18 @@ def autoreset_mode_name(mode: Any) -> str:
     )
 
 
-def _int_key(config: dict[str, Any], key: str, minimum: int) -> int:
+# The pool's sizes and counts are C++ ints.
+INT32_MAX = 2**31 - 1
+
+
+def _int_key(config: dict[str, Any], key: str, minimum: int, maximum: int = INT32_MAX) -> int:
     value = config[key]
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
         raise TypeError(f"{key} must be an int, got {type(value).__name__}")
     if value < minimum:
         raise ValueError(f"{key} must be >= {minimum}, got {value}")
+    if value > maximum:
+        raise ValueError(f"{key} must be <= {maximum}, got {value}")
     return int(value)
 
 
@@ -213,6 +219,7 @@ class EnvSpec:
             merged["thread_affinity_offset"], (int, np.integer)
         ):
             raise TypeError("thread_affinity_offset must be an int")
+        _int_key(merged, "thread_affinity_offset", -(2**31))
         merged["autoreset_mode"] = autoreset_mode_name(merged["autoreset_mode"])
         check_render_mode(merged["render_mode"])
         self.env_seeds = seed_list(merged["seed"], num_envs)
@@ -228,6 +235,8 @@ class EnvSpec:
             raise ValueError(f"{task_id}: max_episode_steps was not set for this instance")
         _int_key(merged, "max_episode_steps", 1)
         self._env_config = {k: merged[k] for k in env_defaults}
+        # Each value as C++ will read it, naming the key (C++'s conversion would not).
+        check_env_types(task_id, env_defaults, self._env_config)
         # Validates the env's own keys (types) in C++ and gives its fields.
         self._desc = pool_cls.env_spec(self._env_config)
         #: Agents per env (1 for single-agent tasks); multi-agent arrays carry

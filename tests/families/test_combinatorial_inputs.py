@@ -222,3 +222,15 @@ def test_tsp_contradictions_and_ranges(kw: dict, exc: type[Exception], match: st
 def test_tsp_coord_values_alone_set_num_nodes() -> None:
     spec = envpool_x.make_spec("TSP-v0", coord_values=[0.0, 0.0, 1.0, 1.0, 2.0, 0.5])
     assert spec.config.num_nodes == 3
+
+
+@pytest.mark.parametrize("graph", ["", "no_such_file.txt", "/"])
+def test_a_graph_path_that_is_not_a_file_is_named(graph: str) -> None:
+    with pytest.raises(FileNotFoundError, match=f"graph {graph!r} is not a Gset file"):
+        envpool_x.make_spec("MaxCut-v0", graph=graph)
+
+
+@pytest.mark.parametrize("coords", ["no_such_file.tsp", "/"])
+def test_tsp_coords_that_are_not_a_file_are_named(coords: str) -> None:
+    with pytest.raises(FileNotFoundError, match=f"coords={coords!r} is not a TSPLIB file"):
+        envpool_x.make_spec("TSP-v0", coords=coords)

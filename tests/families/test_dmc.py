@@ -386,3 +386,11 @@ def test_missing_dm_control_says_what_to_install(monkeypatch: pytest.MonkeyPatch
             envpool_x.make_gymnasium("CheetahRun-v1")
     finally:
         dmc.model_key.cache_clear()
+
+
+def test_a_model_key_that_names_another_model_is_refused() -> None:
+    # model is filled from task_name: a different one would be ignored silently.
+    with pytest.raises(ValueError, match="model='bogus' does not name the model of cheetah/run"):
+        envpool_x.make_spec("CheetahRun-v1", model="bogus")
+    spec = envpool_x.make_spec("CheetahRun-v1")
+    assert envpool_x.make_spec("CheetahRun-v1", model=spec.env_config["model"]).id == spec.id

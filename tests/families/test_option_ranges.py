@@ -258,3 +258,48 @@ def test_a_level_s_own_keys_and_unchanged_values_stay_accepted() -> None:
     envpool_x.make_spec("BabyAI-GoToLocal-v0", num_rows=1)  # the value the level keeps
     envpool_x.make_spec("MiniGrid-Empty-5x5-v0", agent_start_pos=(-1, -1), agent_start_dir=-1)
     envpool_x.make_spec("MiniGrid-Empty-5x5-v0", agent_start_pos=(3, 3), agent_start_dir=2)
+
+
+# ---- every task: values of the type C++ reads, naming the key ----------------------
+
+
+@pytest.mark.parametrize(
+    ("task_id", "kw", "exc", "match"),
+    [
+        (
+            "LunarLander-v3",
+            {"gravity": np.array([1.0, 2.0])},
+            TypeError,
+            r"LunarLander-v3: config key 'gravity' expects a number, got ndarray of shape \(2,\)",
+        ),
+        ("LunarLander-v3", {"continuous": 2}, TypeError, "'continuous' expects a bool, got int"),
+        ("CartPole-v1", {"sutton_barto_reward": "yes"}, TypeError, "expects a bool, got str"),
+        ("Pendulum-v1", {"g": "9.8"}, TypeError, "'g' expects a number, got str"),
+        ("Pong-v5", {"frame_skip": 2**64}, ValueError, "'frame_skip' expects an int, got 1844"),
+        ("Taxi-v3", {"max_episode_steps": 2**63}, ValueError, "max_episode_steps must be <="),
+        ("Taxi-v3", {"num_envs": 2**33}, ValueError, r"num_envs must be <= 2147483647"),
+        ("Taxi-v3", {"thread_affinity_offset": 2**40}, ValueError, "thread_affinity_offset"),
+        ("MiniGrid-Empty-5x5-v0", {"size": 2**63}, ValueError, "size must be an int in"),
+    ],
+)
+def test_every_task_checks_the_type_cpp_reads(
+    task_id: str, kw: dict[str, Any], exc: type[Exception], match: str
+) -> None:
+    if task_id not in envpool_x.list_all_envs():
+        pytest.skip(f"{task_id} is not in this build")
+    with pytest.raises(exc, match=match):
+        envpool_x.make_spec(task_id, **kw)
+
+
+def test_what_cpp_would_read_wrongly_is_refused_by_name() -> None:
+    from envpool_x.options import check_env_types
+
+    with pytest.raises(
+        ValueError, match="T: config key 'n' expects an int, got 9223372036854775808"
+    ):
+        check_env_types("T", {"n": 1}, {"n": 2**63})
+    with pytest.raises(TypeError, match="T: config key 'b' expects a bool, got int"):
+        check_env_types("T", {"b": True}, {"b": -1})
+    check_env_types(
+        "T", {"b": True, "n": 1, "f": 0.5}, {"b": 1, "n": np.int64(3), "f": np.array(2.0)}
+    )

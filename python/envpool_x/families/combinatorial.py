@@ -60,6 +60,10 @@ def load_graph(graph: Any, seed: int, check_memory: bool = True) -> Graph:
         if ":" in text and not os.path.exists(text):
             # "ba:..." / "er:..." (else a clear error)
             return generate_graph(text, seed, check_memory)
+        if not os.path.isfile(text):
+            raise FileNotFoundError(
+                f"graph {text!r} is not a Gset file (nor 'ba:N:M[:W]' / 'er:N:P[:W]')"
+            )
         return read_gset(text, check_memory)
     if isinstance(graph, tuple) and len(graph) == 2:
         return graph_of_pair(graph, check_memory)
@@ -118,6 +122,13 @@ def _resolve_maxcut(config: dict[str, Any]) -> None:
         config["max_episode_steps"] = 2 * sizes[0]
 
 
+def _read_coords(path: str) -> tuple[np.ndarray, bool]:
+    """TSP's ``coords``: a TSPLIB file (:func:`read_tsplib`)."""
+    if not os.path.isfile(path):
+        raise FileNotFoundError(f"TSP-v0: coords={path!r} is not a TSPLIB file")
+    return read_tsplib(path)
+
+
 def _memory_checked(config: dict[str, Any]) -> bool:
     """Whether graphs are checked against the memory (as pools are)."""
     skip = os.environ.get(memory.SKIP_ENV_VAR, "") not in ("", "0")
@@ -130,7 +141,7 @@ def _resolve_tsp(config: dict[str, Any]) -> None:
     count, and the time limit."""
     if config["coords"]:
         config["coords"] = os.fspath(config["coords"])
-        xy, rounded = read_tsplib(config["coords"])
+        xy, rounded = _read_coords(config["coords"])
         values = [float(v) for v in xy.reshape(-1)]
         if config["coord_values"] and list(map(float, config["coord_values"])) != values:
             raise ValueError(
@@ -176,7 +187,7 @@ def _tsp_instance(task_id: str, config: Mapping[str, Any], given: frozenset[str]
                 "cities; give one of them"
             )
         return
-    xy, _ = read_tsplib(config["coords"])
+    xy, _ = _read_coords(os.fspath(config["coords"]))
     if int(config["num_nodes"]) != len(xy):
         raise ValueError(
             f"{task_id}: num_nodes={config['num_nodes']} but coords={config['coords']!r} "

@@ -141,7 +141,15 @@ def model_key(domain: str, task: str) -> str:
 
 def _resolver(domain: str) -> Any:
     def resolve(config: dict[str, Any]) -> None:
-        config["model"] = model_key(domain, str(config["task_name"]))
+        key = model_key(domain, str(config["task_name"]))
+        # `model` is filled from task_name: a different one given would be ignored.
+        if config.get("model") and config["model"] != key:
+            raise ValueError(
+                f"model={config['model']!r} does not name the model of {domain}/"
+                f"{config['task_name']} ({key!r}); model is filled by envpool_x from "
+                "task_name: leave it out"
+            )
+        config["model"] = key
         drop_default_timer()  # dm_control imported mujoco, which installs it
 
     return resolve
