@@ -287,7 +287,9 @@ def test_sync_step_of_an_env_that_may_stall_runs_on_every_worker():
         pytest.skip("needs 2 CPUs")
     here = os.path.dirname(os.path.abspath(__file__))
     tests = os.path.dirname(os.path.dirname(here))  # conftest's folder, imported by this module
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([here, tests])}
+    # Prepended, not replaced: scripts/sanitize_python.sh puts the instrumented build first.
+    path = [here, tests, *filter(None, [os.environ.get("PYTHONPATH")])]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(path)}
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, cwd=here, env=env
     )
