@@ -88,6 +88,8 @@ class MujocoWarpPool(ResultMixin):
             )
         self._pending: Any = None
         self._closed = False
+        # Which envs were reset: only those step and have a state (as the C++ pools).
+        self._started = np.zeros(n, dtype=bool)
 
     # -- the pool interface ----------------------------------------------------
     def step(self, action: Any, env_id: Any = None) -> Results:
@@ -97,6 +99,7 @@ class MujocoWarpPool(ResultMixin):
         with self._scope():  # inputs too: their copies are ordered on the call's stream
             ids, n = self._ids(env_id)
             act = self._action(action, n)
+            self._check_steppable(env_id)
             out = self.buffers.take(n, self.copy_results)
             st.stepped.zero_()
             st.need_reset.zero_()
@@ -146,6 +149,7 @@ class MujocoWarpPool(ResultMixin):
         with self._scope():
             ids, n = self._ids(env_id)
             self._reseed(ids, n, seed)
+            self._mark_started(env_id)
             out = self.buffers.take(n, self.copy_results)
             self.st.need_reset.zero_()
             wp.launch(reset_kernels.mark, n, [ids, self.st.need_reset])
@@ -206,6 +210,7 @@ class MujocoWarpPool(ResultMixin):
         """qpos then qvel of env ``env_id`` (float64, copied to the host)."""
         self._check_open()
         i = check_env_ids(np.asarray([env_id]), self.num_envs)[0]
+        self._check_started(int(i), "get_state")
         d = self.physics.data
         with self._scope():  # read after the caller's queued steps, on their stream
             return np.concatenate([d.qpos.numpy()[i], d.qvel.numpy()[i]]).astype(np.float64)
@@ -216,6 +221,7 @@ class MujocoWarpPool(ResultMixin):
         gymnasium's ``set_state``."""
         self._check_open()
         i = int(check_env_ids(np.asarray([env_id]), self.num_envs)[0])
+        self._check_started(i, "set_state")
         d, wp = self.physics.data, self.wp
         nq = self.physics.mj_model.nq
         state = np.asarray(state, dtype=np.float32)
@@ -249,6 +255,25 @@ class MujocoWarpPool(ResultMixin):
     def _check_open(self) -> None:
         if self._closed:
             raise RuntimeError("this env is closed")
+
+    def _mark_started(self, env_id: Any) -> None:
+        if env_id is None:
+            self._started[:] = True
+        else:
+            self._started[check_env_ids(env_id, self.num_envs)] = True
+
+    def _check_steppable(self, env_id: Any) -> None:
+        ids = np.arange(self.num_envs) if env_id is None else check_env_ids(env_id, self.num_envs)
+        fresh = ids[~self._started[ids]]
+        if fresh.size:
+            raise RuntimeError(
+                f"env {int(fresh[0])} has not been reset; call reset() (or async_reset()) "
+                "before stepping"
+            )
+
+    def _check_started(self, i: int, what: str) -> None:
+        if not self._started[i]:
+            raise RuntimeError(f"env {i} has not been reset; call reset() before {what}()")
 
     def _ids(self, env_id: Any) -> tuple[Any, int]:
         if env_id is None:
