@@ -209,6 +209,20 @@ def test_config_errors_are_clear() -> None:
         envpool_x.make_gymnasium("TagGridworld-v0", starting_location_x=[1, 2], **GRID)
 
 
+def test_small_team_observes_every_agent_by_default() -> None:
+    """The default of 10 neighbours shrinks to a team of 5 (WarpDrive accepts
+    such a team); a value given that the team cannot fill is still refused."""
+    env = envpool_x.make_gymnasium("TagContinuous-v0", num_envs=2, num_taggers=2, num_runners=3)
+    assert env.spec.config.num_other_agents_observed == 5
+    obs, _ = env.reset(seed=0)
+    assert obs.shape == (2, 5, 7 * 5 + 1)
+    env.close()
+    with pytest.raises(ValueError, match="num_other_agents_observed=6 is more than the 5"):
+        envpool_x.make_spec(
+            "TagContinuous-v0", num_taggers=2, num_runners=3, num_other_agents_observed=6
+        )
+
+
 def test_shared_policy_example_learns_to_tag(tmp_path: Path) -> None:
     pytest.importorskip("torch")
     script = Path(__file__).resolve().parents[2] / "examples" / "tag_ppo.py"

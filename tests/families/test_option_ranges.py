@@ -135,7 +135,10 @@ def test_tag_gridworld_bad_options(kw: dict[str, Any], match: str) -> None:
         ({"starting_location_x": [25.0] * 110}, "is outside the grid"),
         ({"starting_directions": [math.nan] * 110}, r"starting_directions\[0\]=nan is not valid"),
         ({"num_taggers": 60000, "num_runners": 6000}, "66000 is above the 65536 agents"),
-        ({"num_taggers": 1, "num_runners": 1}, "num_other_agents_observed=10 is more than the 2"),
+        (
+            {"num_taggers": 1, "num_runners": 1, "num_other_agents_observed": 3},
+            "num_other_agents_observed=3 is more than the 2",
+        ),
     ],
 )
 def test_tag_continuous_bad_options(kw: dict[str, Any], match: str) -> None:

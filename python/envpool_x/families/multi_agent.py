@@ -69,7 +69,8 @@ def _agent_counts(task_id: str, config: Mapping[str, Any], given: frozenset[str]
             "env may have"
         )
     observed = int(config["num_other_agents_observed"])
-    if observed > agents:
+    # The default (10, WarpDrive's run config) shrinks to a small team (_observed_default).
+    if observed > agents and "num_other_agents_observed" in given:
         raise ValueError(
             f"{task_id}: num_other_agents_observed={observed} is more than the {agents} agents "
             "(num_taggers + num_runners)"
@@ -132,6 +133,14 @@ _CONTINUOUS = OptionTable(
         _start_cells,
     ),
 )
+def _observed_default(config: dict[str, Any]) -> None:
+    """TagContinuous's resolve: a team smaller than the default neighbour count
+    observes every agent (WarpDrive accepts such a team; only a value the user
+    gives must fit it, checked by :func:`_agent_counts`)."""
+    agents = _num_agents(config)
+    config["num_other_agents_observed"] = min(int(config["num_other_agents_observed"]), agents)
+
+
 #: The declared options of each Tag pool.
 OPTIONS = {"TagGridworld": _GRIDWORLD, "TagContinuous": _CONTINUOUS}
 
@@ -145,4 +154,6 @@ declare_family(
 )
 
 register("TagGridworld-v0", "TagGridworld", "multi_agent", NO_TIME_LIMIT)
-register("TagContinuous-v0", "TagContinuous", "multi_agent", NO_TIME_LIMIT)
+register(
+    "TagContinuous-v0", "TagContinuous", "multi_agent", NO_TIME_LIMIT, resolve=_observed_default
+)
