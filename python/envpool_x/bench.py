@@ -102,7 +102,10 @@ def envpool_runner(task: str, num_envs: int, batch_size: int, num_threads: int) 
 
     if task not in envpool.list_all_envs():  # e.g. the Tag tasks
         return None
-
+    # The peer builds gymnasium spaces with float64 bounds at every recv, and
+    # gymnasium warns "Box low's precision lowered" about them: silenced for
+    # the process (a benchmark's), since they are about the peer, not us.
+    warnings.filterwarnings("ignore", message=r".*Box (low|high)'s precision lowered")
     env = envpool.make_gymnasium(
         task, num_envs=num_envs, batch_size=batch_size, num_threads=num_threads
     )
@@ -321,9 +324,14 @@ def measure(
         # Calibration calls are not rounds (the first own rate is dropped by
         # Runner.rates; drop any further ones here).
         del r.own_rates[1:]
-    total = sum(budget.values()) * rounds
     order_rng = np.random.default_rng(0)
-    with tqdm(total=total, unit="step", unit_scale=True, disable=not progress) as bar:
+    # One tick per runner's round, and no rate of its own: a rate over all
+    # runners together would mix ours with the peers'. The postfix gives the
+    # last runner's own rate.
+    bar_format = "{l_bar}{bar}| {n_fmt}/{total_fmt} rounds [{elapsed}<{remaining}{postfix}]"
+    with tqdm(
+        total=rounds * len(runners), bar_format=bar_format, disable=not progress
+    ) as bar:
         for _ in range(rounds):
             order = order_rng.permutation(len(runners)) if shuffle else range(len(runners))
             for r in (runners[i] for i in order):
@@ -331,4 +339,6 @@ def measure(
                 done = r.run(budget[r.name])
                 r.times.append(time.perf_counter() - t0)
                 r.steps.append(done)
-                bar.update(done)
+                rate = done / max(r.times[-1], 1e-9)
+                bar.set_postfix_str(f"{r.name} {rate:.3g} steps/s", refresh=False)
+                bar.update(1)
