@@ -17,6 +17,22 @@ from envpool_x.spec import make_spec
 # modules, not tests: every test folder imports them by name.
 sys.path.insert(0, str(Path(__file__).resolve().parent / "oracles"))
 
+#: Set to run the slow suite too: the exhaustive variants of tests whose
+#: sample runs in CI (more tasks, seeds and whole episodes, the long
+#: integration runs). Run it before resolving an issue: ENVPOOL_X_SLOW=1 pytest
+RUN_SLOW = bool(os.environ.get("ENVPOOL_X_SLOW"))
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Skip the tests marked ``slow`` unless ENVPOOL_X_SLOW is set."""
+    if RUN_SLOW:
+        return
+    skip = pytest.mark.skip(reason="slow suite: set ENVPOOL_X_SLOW=1 to run it")
+    for item in items:
+        if item.get_closest_marker("slow") is not None:
+            item.add_marker(skip)
+
+
 CLASSIC_TASKS = [
     "CartPole-v0",
     "CartPole-v1",

@@ -185,8 +185,16 @@ def _play(ep: Episode, policy: str, steps: int, seed: int) -> tuple[int, float]:
     return t + 1, total
 
 
-@pytest.mark.parametrize("continuous", [True, False], ids=["continuous", "discrete"])
-@pytest.mark.parametrize("policy", ["random", "pursuit"])
+@pytest.mark.parametrize(
+    ("continuous", "policy"),
+    [
+        pytest.param(True, "random", id="random-continuous"),
+        # The other combinations: the slow suite (ENVPOOL_X_SLOW=1, tests/conftest.py).
+        pytest.param(False, "random", id="random-discrete", marks=pytest.mark.slow),
+        pytest.param(True, "pursuit", id="pursuit-continuous", marks=pytest.mark.slow),
+        pytest.param(False, "pursuit", id="pursuit-discrete", marks=pytest.mark.slow),
+    ],
+)
 def test_whole_episodes_match_gymnasium(continuous: bool, policy: str) -> None:
     ep = Episode(seed=3 if continuous else 4, continuous=continuous)
     length, total = _play(ep, policy, 1000, seed=7)

@@ -125,7 +125,13 @@ def check_parity(tmp_path: Path, task_id: str, task: str, config: dict[str, Any]
     return compared
 
 
-@pytest.mark.parametrize("full", [True, False], ids=["full_obs", "partial_obs"])
+@pytest.mark.parametrize(
+    "full",
+    [
+        pytest.param(True, id="full_obs"),
+        pytest.param(False, id="partial_obs", marks=pytest.mark.slow),  # ENVPOOL_X_SLOW=1
+    ],
+)
 def test_grid_matches_warpdrive(tmp_path: Path, full: bool) -> None:
     config = dict(GRID, use_full_observation=full)
     assert check_parity(tmp_path, "TagGridworld-v0", "grid", config) >= 30
@@ -133,8 +139,11 @@ def test_grid_matches_warpdrive(tmp_path: Path, full: bool) -> None:
 
 @pytest.mark.parametrize(
     ("full", "exits"),
-    [(True, True), (False, True), (False, False)],
-    ids=["full_obs", "partial_obs", "runners_stay"],
+    [
+        pytest.param(True, True, id="full_obs", marks=pytest.mark.slow),  # ENVPOOL_X_SLOW=1
+        pytest.param(False, True, id="partial_obs"),
+        pytest.param(False, False, id="runners_stay", marks=pytest.mark.slow),
+    ],
 )
 def test_continuous_matches_warpdrive(tmp_path: Path, full: bool, exits: bool) -> None:
     config = dict(CONTINUOUS, use_full_observation=full, runner_exits_game_after_tagged=exits)

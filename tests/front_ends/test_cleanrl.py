@@ -261,6 +261,7 @@ FLAX_DATACLASS_SHIM = textwrap.dedent(
 )
 
 
+@pytest.mark.slow  # JAX compiles the CNN for a minute; env.xla() has tests of its own
 @pytest.mark.timeout(900)
 def test_cleanrl_xla_jax_script_runs_unchanged(old_gym, cleanrl_wheel, tmp_path):
     """``ppo_atari_envpool_xla_jax.py``: env.xla() inside jax.jit, gym 0.23.1's

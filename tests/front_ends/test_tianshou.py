@@ -155,6 +155,7 @@ def test_collector_refuses_async_env():
 # for the policy mixes scalars and length-1 arrays and warns; EnvPool's env
 # triggers the same. The replay buffer keeps the step infos, unaffected.
 @pytest.mark.filterwarnings("ignore:You are using tensors with different shape")
+@pytest.mark.slow  # tianshou's numba kernels compile for ~15 s; the collector tests stay in CI
 def test_short_dqn_run():
     torch.manual_seed(0)
     train_env = envpool_x.make_gymnasium("CartPole-v1", num_envs=4, seed=0)
@@ -175,10 +176,10 @@ def test_short_dqn_run():
         OffPolicyTrainerParams(
             training_collector=train,
             test_collector=test,
-            max_epochs=2,
-            epoch_num_steps=1000,
+            max_epochs=1,
+            epoch_num_steps=400,
             collection_step_num_env_steps=20,
-            test_step_num_episodes=4,
+            test_step_num_episodes=2,
             batch_size=64,
             update_step_num_gradient_steps_per_sample=0.1,
             verbose=False,
