@@ -48,8 +48,12 @@ def _cmd_info(args: argparse.Namespace) -> int:
         print(f"action_space: {spec.action_space}")
     print(f"reward_threshold: {spec.reward_threshold}")
     print("config (defaults):" if not args.num_envs else "config:")
+    # The env keys' declared valid ranges (envpool_x.options), beside their values.
+    table = spec.entry.declaration.option_table(spec.entry.pool_name)
+    declared = table.options if table is not None else {}
     for key, value in spec.config_dict().items():
-        print(f"  {key} = {value!r}")
+        valid = f"  # {declared[key].summary()}" if key in declared else ""
+        print(f"  {key} = {value!r}{valid}")
     print(f"frame: {_frame_size(args.task)}")
     if args.num_envs:
         for line in memory.describe(spec):

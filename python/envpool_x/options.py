@@ -59,8 +59,13 @@ class Option:
         choices: the valid strings of a ``"choice"``.
         length: the inclusive range of a sequence's length.
         odd: an ``"int"`` must be odd.
-        finite: a ``"float"`` must be finite (NaN is never accepted).
-        note: a few words on what the option means, for messages.
+        finite: a ``"float"`` (or each number of ``"floats"``) must be finite;
+            NaN is never accepted.
+        exclusive: whether ``low`` and ``high`` themselves are outside the
+            range (``(True, True)``: the open interval).
+        optional: None is also valid (the family's resolve gives it a meaning).
+        note: a few words on what the option means, for messages; for an
+            ``"any"`` option, what its family's relations check.
     """
 
     kind: str
@@ -70,11 +75,25 @@ class Option:
     length: tuple[int, int] | None = None
     odd: bool = False
     finite: bool = True
+    exclusive: tuple[bool, bool] = (False, False)
+    optional: bool = False
     note: str = ""
 
     def describe(self) -> str:
         """The valid values in words (``"an int in [1, 46340]"``)."""
-        span = f"[{_fmt(self.low, '-inf')}, {_fmt(self.high, 'inf')}]"
+        text = self._describe_value()
+        return f"{text} or None" if self.optional else text
+
+    def summary(self) -> str:
+        """:meth:`describe` with the note (what ``envpool-x info`` shows)."""
+        if self.kind == "any":
+            return self.describe()
+        return f"{self.describe()} ({self.note})" if self.note else self.describe()
+
+    def _describe_value(self) -> str:
+        opening = "(" if self.exclusive[0] else "["
+        closing = ")" if self.exclusive[1] else "]"
+        span = f"{opening}{_fmt(self.low, '-inf')}, {_fmt(self.high, 'inf')}{closing}"
         if self.kind == "int":
             return f"{'an odd' if self.odd else 'an'} int in {span}"
         if self.kind == "float":
@@ -91,12 +110,13 @@ class Option:
                 lo, hi = self.length
                 count = f" of {lo}" if lo == hi else f" of {lo} to {hi}"
             whole = "whole " if self.kind == "ints" else ""
-            return f"a list{count} {whole}numbers, each in {span}"
-        return "any value"
+            inf = "" if self.finite else " (inf allowed)"
+            return f"a list{count} {whole}numbers{inf}, each in {span}"
+        return self.note or "any value"
 
     def check(self, task_id: str, key: str, value: Any) -> None:
         """Raise TypeError / ValueError if ``value`` is not valid for ``key``."""
-        if self.kind == "any":
+        if self.kind == "any" or (self.optional and value is None):
             return
         want = self.describe()
         note = f" ({self.note})" if self.note else ""
@@ -138,7 +158,9 @@ class Option:
             raise AssertionError(f"unknown option kind {self.kind!r}")
 
     def _in_range(self, v: float) -> bool:
-        return (self.low is None or v >= self.low) and (self.high is None or v <= self.high)
+        above = self.low is None or (v > self.low if self.exclusive[0] else v >= self.low)
+        below = self.high is None or (v < self.high if self.exclusive[1] else v <= self.high)
+        return above and below
 
     def _check_sequence(
         self, task_id: str, key: str, value: Any, want: str, type_error: Callable[[], TypeError]
@@ -158,7 +180,8 @@ class Option:
                 )
             v = float(item)
             whole = self.kind != "ints" or v.is_integer()
-            if not math.isfinite(v) or not whole or not self._in_range(v):
+            finite = math.isfinite(v) or not (self.finite or math.isnan(v))
+            if not finite or not whole or not self._in_range(v):
                 raise ValueError(f"{task_id}: {key}[{i}]={item!r} is not valid: {key} is {want}")
 
 
@@ -178,7 +201,8 @@ def Ints(low: float | None = None, high: float | None = None, **kw: Any) -> Opti
 
 
 def Floats(low: float | None = None, high: float | None = None, **kw: Any) -> Option:  # noqa: N802
-    """A list of finite numbers, each in [low, high] (``length``: how many)."""
+    """A list of numbers, each in [low, high] (``length``: how many); finite
+    unless ``finite=False`` (then -inf / inf are valid too, NaN never)."""
     return Option("floats", low, high, **kw)
 
 
@@ -268,6 +292,21 @@ def ordered(low_key: str, high_key: str) -> Relation:
     return check
 
 
+def ordered_pair(key: str) -> Relation:
+    """A relation: ``config[key]`` is a (low, high) pair with ``low <= high``
+    (a range given as one list, which the user could give inverted)."""
+
+    def check(task_id: str, config: Mapping[str, Any], given: frozenset[str]) -> None:
+        low, high = (float(v) for v in config[key])
+        if low > high:
+            raise ValueError(
+                f"{task_id}: {key}={config[key]!r} is inverted: its low {low} is above its "
+                f"high {high} (a (low, high) pair with low <= high needed)"
+            )
+
+    return check
+
+
 __all__ = [
     "ANY",
     "BOOL",
@@ -283,4 +322,5 @@ __all__ = [
     "check_env_types",
     "check_options",
     "ordered",
+    "ordered_pair",
 ]

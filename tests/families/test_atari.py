@@ -290,14 +290,16 @@ def test_determinism_across_threads_and_sticky_actions() -> None:
 @pytest.mark.parametrize(
     "key, value, message",
     [
-        ("stack_num", 0, "stack_num must be >= 1"),
-        ("frame_skip", 0, "frame_skip must be >= 1"),
-        ("img_height", 0, "img_height must be >= 1"),
-        ("img_width", -3, "img_width must be >= 1"),
-        ("noop_max", -1, "noop_max must be >= 0"),
+        # The declared ranges answer first (envpool_x.families.atari.ATARI_OPTIONS) ...
+        ("stack_num", 0, "Pong-v5: stack_num must be an int in [1, 1024]"),
+        ("frame_skip", 0, "Pong-v5: frame_skip must be an int in [1, 1000]"),
+        ("img_height", 0, "Pong-v5: img_height must be an int in [1, 1024], got 0"),
+        ("img_width", -3, "Pong-v5: img_width must be an int in [1, 1024], got -3"),
+        ("noop_max", -1, "Pong-v5: noop_max must be an int in [0, "),
+        ("repeat_action_probability", 1.5, "repeat_action_probability must be a finite number in"),
+        # ... then C++, with the ROM's own modes and difficulties.
         ("mode", 12345, "mode 12345 is not a mode of 'pong'"),
         ("difficulty", 99, "difficulty 99 is not a difficulty of 'pong'"),
-        ("repeat_action_probability", 1.5, "repeat_action_probability must be in [0, 1]"),
         ("rom_path", "/nonexistent/pong.bin", "does not exist"),
     ],
 )

@@ -269,16 +269,17 @@ def test_a_level_s_own_keys_and_unchanged_values_stay_accepted() -> None:
 @pytest.mark.parametrize(
     ("task_id", "kw", "exc", "match"),
     [
+        # Answered by the declared ranges (tests/families/test_option_ranges_more.py).
         (
             "LunarLander-v3",
             {"gravity": np.array([1.0, 2.0])},
             TypeError,
-            r"LunarLander-v3: config key 'gravity' expects a number, got ndarray of shape \(2,\)",
+            r"LunarLander-v3: gravity must be a finite number in \(-12, 0\), got ndarray",
         ),
-        ("LunarLander-v3", {"continuous": 2}, TypeError, "'continuous' expects a bool, got int"),
-        ("CartPole-v1", {"sutton_barto_reward": "yes"}, TypeError, "expects a bool, got str"),
-        ("Pendulum-v1", {"g": "9.8"}, TypeError, "'g' expects a number, got str"),
-        ("Pong-v5", {"frame_skip": 2**64}, ValueError, "'frame_skip' expects an int, got 1844"),
+        ("LunarLander-v3", {"continuous": 2}, TypeError, "continuous must be a bool, got int"),
+        ("CartPole-v1", {"sutton_barto_reward": "yes"}, TypeError, "must be a bool, got str"),
+        ("Pendulum-v1", {"g": "9.8"}, TypeError, "g must be a finite number .*, got str"),
+        ("Pong-v5", {"frame_skip": 2**64}, ValueError, "frame_skip must be an int in .* got 1844"),
         ("Taxi-v3", {"max_episode_steps": 2**63}, ValueError, "max_episode_steps must be <="),
         ("Taxi-v3", {"num_envs": 2**33}, ValueError, r"num_envs must be <= 2147483647"),
         ("Taxi-v3", {"thread_affinity_offset": 2**40}, ValueError, "thread_affinity_offset"),

@@ -15,11 +15,69 @@ import warnings
 from typing import Any
 
 from envpool_x import _core
-from envpool_x.registration import Family, FamilyMemory, KiB, declare_family, register
+from envpool_x.families.option_rules import fixed_by_task_id
+from envpool_x.options import BOOL, TEXT, Float, Int, OptionTable
+from envpool_x.registration import (
+    Family,
+    FamilyMemory,
+    KiB,
+    declare_family,
+    list_all_envs,
+    register,
+)
+
+_INT32_MAX = 2**31 - 1
+#: The largest side of a resized frame (ALE's screen is 210 x 160).
+MAX_IMAGE_SIDE = 1024
+#: The most frames a step may emulate, and the deepest frame stack.
+MAX_FRAME_SKIP = 1000
+MAX_STACK_NUM = 1024
+
+
+def _game_id(rom_id: Any) -> str | None:
+    """The registered id of the ROM ``rom_id`` (None: no registered id plays it)."""
+    task_id = f"{rom_id_to_task_name(str(rom_id))}-v5"
+    return task_id if task_id in list_all_envs() else None
+
+
+#: The declared options of the Atari pool (EnvPool's keys): the bounds C++
+#: checks, sides and stacks within what its resizer and frame stack are made
+#: for, and the game fixed by the task id. ``mode`` and ``difficulty`` are
+#: checked against the ROM's own by C++ when the spec is made.
+ATARI_OPTIONS: dict[str, OptionTable] = {
+    "Atari": OptionTable(
+        {
+            "task": TEXT,
+            "rom_path": TEXT,
+            "stack_num": Int(1, MAX_STACK_NUM, note="frames stacked in an observation"),
+            "frame_skip": Int(1, MAX_FRAME_SKIP, note="emulator frames per step"),
+            "noop_max": Int(0, _INT32_MAX - 1, note="the most no-op actions after a reset"),
+            "episodic_life": BOOL,
+            "zero_discount_on_life_loss": BOOL,
+            "reward_clip": BOOL,
+            "use_fire_reset": BOOL,
+            "img_height": Int(1, MAX_IMAGE_SIDE),
+            "img_width": Int(1, MAX_IMAGE_SIDE),
+            "gray_scale": BOOL,
+            "use_inter_area_resize": BOOL,
+            "repeat_action_probability": Float(0, 1, note="sticky actions"),
+            "full_action_space": BOOL,
+            "mode": Int(-1, _INT32_MAX, note="-1: the game's default; else one of the ROM's"),
+            "difficulty": Int(-1, _INT32_MAX, note="-1: the game's default; else one of the ROM's"),
+        },
+        (fixed_by_task_id("task", _game_id),),
+    )
+}
 
 # ALE's emulator, ROM copy and screens (measured); plus the frame stack and a
 # frame being resized: two observations' worth.
-declare_family(Family("atari", memory=FamilyMemory(env_resident=780 * KiB, heap_observations=2)))
+declare_family(
+    Family(
+        "atari",
+        memory=FamilyMemory(env_resident=780 * KiB, heap_observations=2),
+        options=ATARI_OPTIONS,
+    )
+)
 
 #: The ale-py release the C++ core is built from and whose ROMs are used.
 ALE_VERSION = "0.12.1"

@@ -9,6 +9,8 @@ on (the default); docs/box2d.md lists the keys and the differences.
 from __future__ import annotations
 
 from envpool_x import _core
+from envpool_x.families.option_rules import unused_unless
+from envpool_x.options import BOOL, Float, OptionTable
 from envpool_x.registration import (
     Family,
     FamilyMemory,
@@ -17,6 +19,41 @@ from envpool_x.registration import (
     note_not_built,
     register,
 )
+
+#: The declared options of each pool. gymnasium asserts -12 < gravity < 0 and
+#: only warns outside wind_power 0..20 and turbulence_power 0..2: those are
+#: accepted, but not a negative power (a magnitude), and not NaN or an
+#: infinity; a wind given without enable_wind would be ignored and is refused.
+#: lap_complete_percent is a fraction of the track's tiles in (0, 1]: at 0 the
+#: first tile ends the lap, and above 1 acts as 1 (every tile).
+BOX2D_OPTIONS: dict[str, OptionTable] = {
+    "LunarLander": OptionTable(
+        {
+            "continuous": BOOL,
+            "enable_wind": BOOL,
+            "gravity": Float(-12, 0, exclusive=(True, True)),
+            "turbulence_power": Float(0, note="the largest rotational wind"),
+            "wind_power": Float(0, note="the largest linear wind"),
+        },
+        (
+            unused_unless(
+                "enable_wind",
+                ("wind_power", "turbulence_power"),
+                "the wind blows only with enable_wind=True",
+            ),
+        ),
+    ),
+    "BipedalWalker": OptionTable({"hardcore": BOOL}),
+    "CarRacing": OptionTable(
+        {
+            "continuous": BOOL,
+            "domain_randomize": BOOL,
+            "lap_complete_percent": Float(
+                0, 1, exclusive=(True, False), note="of the tiles, visited to end a lap"
+            ),
+        }
+    ),
+}
 
 # One env: the world's block allocator, bodies and contacts (CarRacing also its
 # ~300 road tiles), measured at 512 envs, 2 threads. Each world also holds
@@ -34,6 +71,7 @@ FAMILY = declare_family(
                 "CarRacing": 344 * KiB,
             },
         ),
+        options=BOX2D_OPTIONS,
     )
 ).name
 #: How to get the family when this build lacks it.

@@ -2,8 +2,26 @@
 
 from __future__ import annotations
 
+from envpool_x.options import BOOL, Float, OptionTable
 from envpool_x.registration import Family, declare_family, register
 from envpool_x.render.classic_control import classic_drawer
+
+#: MountainCar's velocity bound: its velocity is clipped to [-0.07, 0.07].
+MOUNTAIN_CAR_MAX_SPEED = 0.07
+_GOAL_VELOCITY = Float(
+    high=MOUNTAIN_CAR_MAX_SPEED,
+    note="the least velocity at the flag; velocities are clipped to [-0.07, 0.07], so a "
+    "higher goal is never reached",
+)
+#: The declared options of each pool (gymnasium takes any value; NaN and
+#: infinities are refused, and a goal velocity the car cannot reach).
+CLASSIC_CONTROL_OPTIONS: dict[str, OptionTable] = {
+    "CartPole": OptionTable({"sutton_barto_reward": BOOL}),
+    "Pendulum": OptionTable({"g": Float(note="the acceleration of gravity")}),
+    "MountainCar": OptionTable({"goal_velocity": _GOAL_VELOCITY}),
+    "MountainCarContinuous": OptionTable({"goal_velocity": _GOAL_VELOCITY}),
+    "Acrobot": OptionTable({}),
+}
 
 declare_family(
     Family(
@@ -13,6 +31,7 @@ declare_family(
         backends={
             "cuda": ("CartPole", "Pendulum", "MountainCar", "MountainCarContinuous", "Acrobot")
         },
+        options=CLASSIC_CONTROL_OPTIONS,
     )
 )
 

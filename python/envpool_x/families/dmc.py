@@ -29,6 +29,8 @@ import numpy as np
 
 from envpool_x import _core
 from envpool_x.families.mujoco import drop_default_timer
+from envpool_x.families.option_rules import fixed_by_task_id
+from envpool_x.options import BOOL, Choice, Option, OptionTable
 from envpool_x.registration import Family, FamilyMemory, KiB, MiB, declare_family, register_if_built
 from envpool_x.render.physics import DmcFrames
 
@@ -162,6 +164,26 @@ def _frame_drawer(spec: EnvSpec) -> Callable[[np.ndarray], np.ndarray]:
     return DmcFrames(domain, str(spec.env_config["task_name"])).frame
 
 
+def _id_of_task(prefix: str, tasks: tuple[str, ...]) -> Callable[[Any], str | None]:
+    """The id of another task of a domain, for messages (None: not a task of it)."""
+    return lambda task: task_id(prefix, task) if task in tasks else None
+
+
+#: The declared options of each pool: a task of the domain (the task id's:
+#: another would run under this id's name), and ``model``, which envpool_x
+#: fills from ``task_name`` (its resolve refuses another model's key).
+DMC_OPTIONS: dict[str, OptionTable] = {
+    pool: OptionTable(
+        {
+            "initial_state_info": BOOL,
+            "model": Option("text", note="filled from task_name: leave it out"),
+            "task_name": Choice(*tasks, note=f"a task of {domain}"),
+        },
+        (fixed_by_task_id("task_name", _id_of_task(prefix, tasks)),),
+    )
+    for domain, prefix, pool, tasks in DOMAINS
+}
+
 # One env: mjData's buffer and the touched part of its arena (measured); the
 # arena is reserved at once and touched as needed.
 declare_family(
@@ -169,6 +191,7 @@ declare_family(
         "dmc",
         renderer=_frame_drawer,
         memory=FamilyMemory(env_resident=184 * KiB, env_address=30 * MiB),
+        options=DMC_OPTIONS,
     )
 )
 

@@ -15,9 +15,24 @@ import os
 import sys
 import types
 import warnings
+from collections.abc import Mapping
 from typing import Any
 
+import numpy as np
+
 from envpool_x import _core
+from envpool_x.families.option_rules import unused_unless
+from envpool_x.options import (
+    BOOL,
+    TEXT,
+    Float,
+    Floats,
+    Int,
+    Option,
+    OptionTable,
+    Relation,
+    ordered_pair,
+)
 from envpool_x.registration import Family, FamilyMemory, KiB, MiB, declare_family, register
 from envpool_x.render.physics import mujoco_drawer
 
@@ -35,17 +50,6 @@ MUJOCO_WARP_POOLS = (
     "Walker2dV4",
     "HumanoidV4",
 )
-# One env: mjData's buffer and the touched part of its arena (measured); the
-# arena (6-15 MB) is reserved at once and touched as needed.
-declare_family(
-    Family(
-        "mujoco",
-        renderer=mujoco_drawer,
-        memory=FamilyMemory(env_resident=200 * KiB, env_address=15 * MiB),
-        backends={"mujoco_warp": MUJOCO_WARP_POOLS},
-    )
-)
-
 #: The MuJoCo release the C++ core is built against (one pinned version: the
 #: same library serves gymnasium's envs, dm_control and us).
 MUJOCO_VERSION = "3.17.0"
@@ -73,6 +77,113 @@ _TASKS: list[tuple[str, str, str, int, float | None]] = [
     # object of pusher.xml there); ours runs its code on 3.17 as it is.
     ("Pusher", "pusher.xml", "pusher_v5.xml", 100, 0.0),
 ]
+
+
+#: The most physics steps one env step may take (gymnasium's tasks take 2 to 5;
+#: MuJoCo Warp launches each as its own kernels).
+MAX_FRAME_SKIP = 1000
+_WEIGHT = Float(note="a reward weight; gymnasium takes any value")
+_RANGE = Floats(length=(2, 2), finite=False, note="a (low, high) pair")
+#: The type and range of each MuJoCo key, whichever tasks have it.
+MUJOCO_KEY_OPTIONS: dict[str, Option] = {
+    "frame_skip": Int(1, MAX_FRAME_SKIP, note="physics steps per env step"),
+    "reset_noise_scale": Float(0, note="the scale of the reset's random noise"),
+    "xml_file": TEXT,
+    "main_body": Option("any", note="a body id (an int >= 0) or name (a str)"),
+    **{
+        key: _WEIGHT
+        for key in (
+            "ctrl_cost_weight",
+            "forward_reward_weight",
+            "contact_cost_weight",
+            "healthy_reward",
+            "impact_cost_weight",
+            "uph_cost_weight",
+            "reward_control_weight",
+            "reward_dist_weight",
+            "reward_near_weight",
+        )
+    },
+    **{
+        key: _RANGE
+        for key in (
+            "healthy_z_range",
+            "healthy_angle_range",
+            "healthy_state_range",
+            "contact_force_range",
+            "contact_cost_range",
+            "impact_cost_range",
+        )
+    },
+    **{
+        key: BOOL
+        for key in (
+            "exclude_current_positions_from_observation",
+            "terminate_when_unhealthy",
+            "use_contact_forces",
+            "include_cfrc_ext_in_observation",
+            "include_cinert_in_observation",
+            "include_cvel_in_observation",
+            "include_qfrc_actuator_in_observation",
+            "initial_state_info",
+        )
+    },
+}
+
+
+def _main_body(task_id: str, config: Mapping[str, Any], given: frozenset[str]) -> None:
+    """Ant-v5's ``main_body``: a body id (an int >= 0) or a body's name."""
+    body = config["main_body"]
+    if isinstance(body, str) and body:
+        return
+    if isinstance(body, (numbers.Integral, np.integer)) and not isinstance(body, (bool, np.bool_)):
+        if int(body) >= 0:
+            return
+        raise ValueError(f"{task_id}: main_body={body} is not a body id (ids are >= 0)")
+    raise TypeError(
+        f"{task_id}: main_body must be a body id (an int >= 0) or name (a non-empty str), "
+        f"got {type(body).__name__} ({body!r})"
+    )
+
+
+def _pool_options(pool: str) -> OptionTable:
+    """The declared options of MuJoCo pool ``pool``: the keys its C++ env has
+    (a key without a declaration is left out: tests/families name it), each
+    (low, high) range in order, Ant-v4's contact terms only with its switch."""
+    keys = getattr(_core, pool).default_config()
+    options = {key: MUJOCO_KEY_OPTIONS[key] for key in keys if key in MUJOCO_KEY_OPTIONS}
+    relations: list[Relation] = [ordered_pair(k) for k in options if options[k] is _RANGE]
+    if "main_body" in options:
+        relations.append(_main_body)
+    if "use_contact_forces" in options:
+        relations.append(
+            unused_unless(
+                "use_contact_forces",
+                ("contact_cost_weight", "contact_force_range"),
+                "Ant-v4 pays and observes the contact forces only with use_contact_forces=True",
+            )
+        )
+    return OptionTable(options, tuple(relations))
+
+
+#: The declared options of each MuJoCo pool (none in a build without MuJoCo).
+MUJOCO_OPTIONS: dict[str, OptionTable] = (
+    {f"{name}V{v}": _pool_options(f"{name}V{v}") for name, *_ in _TASKS for v in (4, 5)}
+    if hasattr(_core, "mujoco_version")
+    else {}
+)
+
+# One env: mjData's buffer and the touched part of its arena (measured); the
+# arena (6-15 MB) is reserved at once and touched as needed.
+declare_family(
+    Family(
+        "mujoco",
+        renderer=mujoco_drawer,
+        memory=FamilyMemory(env_resident=200 * KiB, env_address=15 * MiB),
+        backends={"mujoco_warp": MUJOCO_WARP_POOLS},
+        options=MUJOCO_OPTIONS,
+    )
+)
 
 
 def has_mujoco() -> bool:
