@@ -329,9 +329,7 @@ def measure(
     # runners together would mix ours with the peers'. The postfix gives the
     # last runner's own rate.
     bar_format = "{l_bar}{bar}| {n_fmt}/{total_fmt} rounds [{elapsed}<{remaining}{postfix}]"
-    with tqdm(
-        total=rounds * len(runners), bar_format=bar_format, disable=not progress
-    ) as bar:
+    with tqdm(total=rounds * len(runners), bar_format=bar_format, disable=not progress) as bar:
         for _ in range(rounds):
             order = order_rng.permutation(len(runners)) if shuffle else range(len(runners))
             for r in (runners[i] for i in order):

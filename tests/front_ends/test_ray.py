@@ -223,7 +223,8 @@ def test_bad_arguments_are_refused_before_any_actor_starts(cluster: Any) -> None
 
 @pytest.mark.timeout(240)
 @pytest.mark.parametrize(
-    "task", ["CartPole-v1", pytest.param("Pong-v5", marks=pytest.mark.slow)]  # ENVPOOL_X_SLOW=1
+    "task",
+    ["CartPole-v1", pytest.param("Pong-v5", marks=pytest.mark.slow)],  # ENVPOOL_X_SLOW=1
 )
 def test_rllib_ppo_samples_from_envpool_x_pools_on_two_nodes(cluster: Any, task: str) -> None:
     pytest.importorskip("torch")

@@ -133,6 +133,8 @@ _CONTINUOUS = OptionTable(
         _start_cells,
     ),
 )
+
+
 def _observed_default(config: dict[str, Any]) -> None:
     """TagContinuous's resolve: a team smaller than the default neighbour count
     observes every agent (WarpDrive accepts such a team; only a value the user
