@@ -33,6 +33,14 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(skip)
 
 
+def ci_sample(values: list, keep: set) -> list:
+    """``values`` as parameters, those not in ``keep`` marked ``slow``: CI runs
+    the sample, ENVPOOL_X_SLOW=1 runs them all."""
+    missing = set(keep) - set(values)
+    assert not missing, f"the CI sample names values that are not there: {sorted(missing)}"
+    return [v if v in keep else pytest.param(v, marks=pytest.mark.slow) for v in values]
+
+
 CLASSIC_TASKS = [
     "CartPole-v0",
     "CartPole-v1",
