@@ -233,3 +233,22 @@ def test_dm_specs(family: str, task: str) -> None:
     assert type(act_t) is type(act_o)
     diff = SPACE_DTYPES.get(family)
     assert (act_t.dtype, act_o.dtype) == ((diff[1], diff[2]) if diff else (act_t.dtype,) * 2)
+
+
+@pytest.mark.parametrize("task", ["HalfCheetah-v5", "CheetahRun-v1"])
+def test_float64_box_actions_are_accepted(task: str) -> None:
+    """Our float32 action spaces take the float64 actions EnvPool's spaces sample."""
+    theirs, _ = _specs(task)
+    env = envpool_x.make_gymnasium(task, num_envs=2)
+    env.reset()
+    action = np.stack([theirs.action_space.sample() for _ in range(2)])
+    assert action.dtype == np.float64
+    assert env.step(action)[1].shape == (2,)
+    env.close()
+
+
+def test_envpools_mujoco_option_names_are_refused_by_name() -> None:
+    _specs("Ant-v4")
+    with pytest.raises(KeyError, match=r"unknown config key\(s\) \['healthy_z_min'\] for Ant-v4"):
+        envpool_x.make_spec("Ant-v4", healthy_z_min=0.2)
+    assert "healthy_z_range" in envpool_x.make_spec("Ant-v4").config_dict()
