@@ -48,7 +48,9 @@ class GymnasiumEnvPool(gymnasium.vector.VectorEnv, gymnasium.Env):  # type: igno
 
     ``observation_space`` / ``action_space`` are the spaces of ONE env (as in
     EnvPool); ``single_observation_space`` / ``single_action_space`` are the
-    same objects. Results of a full step come in env_id order; with
+    same objects. ``gymnasium.make_vec("envpool_x/<id>")`` gives the batched
+    ones of gymnasium's convention (docs/usage.md, "Two conventions for
+    spaces"). Results of a full step come in env_id order; with
     ``batch_size < num_envs`` use ``send`` / ``recv`` and ``info["env_id"]``.
 
     A multi-agent task (``num_agents > 1``) has its agent axis inside these
