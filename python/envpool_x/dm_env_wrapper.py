@@ -13,6 +13,7 @@ from envpool_x.action_dict import unpack_action
 from envpool_x.backends import create_pool
 from envpool_x.backends.arrays import host_ids
 from envpool_x.dm_single_env import DmSingleEnv
+from envpool_x.legacy_seed import pending_seed
 from envpool_x.render import FrameSource, render
 from envpool_x.spec import EnvSpec, observation_tuple
 
@@ -59,12 +60,23 @@ class DmEnvPool(dm_env.Environment):  # type: ignore[misc]
         names += ["env_id", "elapsed_step"] + [i["name"] for i in spec._desc["info"]]
         self._obs_names = names
         self._obs_cls = observation_tuple(tuple(names))
+        self._pending_seed: int | None = None
         self._obs_spec = spec.observation_spec()
         self._action_spec = spec.action_spec()
         self._closed = False
 
     def __len__(self) -> int:
         return int(self.num_envs)
+
+    @property
+    def all_env_ids(self) -> np.ndarray:
+        """EnvPool's ``all_env_ids``: ``arange(num_envs)`` as int32."""
+        return np.arange(self.num_envs, dtype=np.int32)
+
+    @property
+    def is_async(self) -> bool:
+        """True with ``batch_size < num_envs`` (results come by ``recv``); EnvPool's name."""
+        return bool(self.batch_size < self.num_envs)
 
     def _timestep(self, result: tuple[Any, ...], xp: Any = np) -> dm_env.TimeStep:
         # xp: numpy, or jax.numpy when traced inside env.xla()'s functions.
@@ -87,27 +99,29 @@ class DmEnvPool(dm_env.Environment):  # type: ignore[misc]
         return dm_env.TimeStep(step_type, reward, discount, observation)
 
     def reset(self, env_id: Any = None, seed: Any = None) -> dm_env.TimeStep:
-        """Reset all envs (or ``env_id``); returns a batched FIRST TimeStep."""
-        result = self._pool.reset(env_id, seed)
+        """Reset all envs (or ``env_id``); returns a batched FIRST TimeStep.
+        Given no seed, it uses one that :meth:`seed` left."""
+        result = self._pool.reset(env_id, self._take_seed(seed))
         self._mark_started(env_id)
         return self._timestep(self._track(result))
 
     def step(self, action: Any, env_id: Any = None) -> dm_env.TimeStep:
         """Step all envs (or ``env_id``) with ``action`` (one row per env, or
         EnvPool's dict form); envs to start reset instead (see the class)."""
-        action, env_id = unpack_action(action, env_id)
+        action, env_id = unpack_action(action, env_id, self.spec.num_agents, self.num_envs)
         if not self._any_to_start:
             return self._timestep(self._track(self._pool.step(action, env_id)))
         return self._timestep(self._track(self._step_starting(action, env_id)))
 
     def async_reset(self, env_id: Any = None, seed: Any = None) -> None:
-        """Send a reset without waiting; collect it with :meth:`recv`."""
-        self._pool.send_reset(env_id, seed)
+        """Send a reset without waiting; collect it with :meth:`recv`. Given no
+        seed, it uses one that :meth:`seed` left."""
+        self._pool.send_reset(env_id, self._take_seed(seed))
         self._mark_started(env_id)
 
     def send(self, action: Any, env_id: Any = None) -> None:
         """Send actions without waiting; envs to start reset instead."""
-        action, env_id = unpack_action(action, env_id)
+        action, env_id = unpack_action(action, env_id, self.spec.num_agents, self.num_envs)
         if not self._any_to_start:
             return self._pool.send_step(action, env_id)
         ids, start = self._split_to_start(env_id)
@@ -128,6 +142,27 @@ class DmEnvPool(dm_env.Environment):  # type: ignore[misc]
         """Frames of env 0 (or ``env_ids``): uint8 ``(k, H, W, 3)``; see
         :meth:`GymnasiumEnvPool.render <envpool_x.GymnasiumEnvPool.render>`."""
         return render(self._frames, self.render_mode, env_ids)
+
+    def seed(self, seed: int | None = None) -> list[int]:
+        """The old ``seed`` of vector envs (EnvPool's pools have it, and only warn
+        there): the next reset that is given no seed, an explicit one or the
+        start of a sequence by :meth:`step`, uses ``seed`` as ``reset(seed=seed)``
+        would; ``None`` cancels a pending seed.
+
+        Returns:
+            The seed each env gets from it, in env order.
+
+        Raises:
+            TypeError / ValueError: ``seed`` is not an int in [0, 2**64).
+        """
+        self._pending_seed, seeds = pending_seed(seed, self.num_envs)
+        return seeds
+
+    def _take_seed(self, seed: Any) -> Any:
+        """``seed``, or the pending one of :meth:`seed` (used up) when None."""
+        if seed is None and self._pending_seed is not None:
+            seed, self._pending_seed = self._pending_seed, None
+        return seed
 
     def single_env(self, index: int = 0) -> DmSingleEnv:
         """Env ``index`` of this pool as a plain ``dm_env.Environment`` (unbatched
@@ -153,7 +188,7 @@ class DmEnvPool(dm_env.Environment):  # type: ignore[misc]
         if start is None or not start.any():
             return self._pool.step(action, env_id)
         if start.all():
-            result = self._pool.reset(env_id, None)
+            result = self._pool.reset(env_id, self._take_seed(None))
             self._mark_started(env_id)
             return result
         self._check_split_allowed()
@@ -161,7 +196,7 @@ class DmEnvPool(dm_env.Environment):  # type: ignore[misc]
             self.async_reset(ids[start])
             self._pool.send_step(np.asarray(action)[~start], ids[~start])
             return self._pool.recv()
-        started = self._pool.reset(ids[start], None)
+        started = self._pool.reset(ids[start], self._take_seed(None))
         self._mark_started(ids[start])
         stepped = self._pool.step(np.asarray(action)[~start], ids[~start])
         return merge_rows(len(ids), [(start, started), (~start, stepped)])

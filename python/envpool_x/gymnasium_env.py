@@ -8,14 +8,30 @@ import gymnasium
 import numpy as np
 from gymnasium.vector import AutoresetMode
 
-from envpool_x import _core
 from envpool_x.action_dict import unpack_action
 from envpool_x.backends import create_pool
 from envpool_x.backends.checks import reset_ids
 from envpool_x.backends.contract import DevicePool, Pool
 from envpool_x.gymnasium_single_env import GymnasiumSingleEnv
+from envpool_x.legacy_seed import pending_seed
 from envpool_x.render import RENDER_MODES, FrameSource, render
 from envpool_x.spec import EnvSpec
+
+#: What every backend's error says of a step of an env that was never reset.
+_NOT_RESET = "has not been reset; call reset() (or async_reset()) before stepping"
+
+
+class ResetNeeded(RuntimeError, gymnasium.error.ResetNeeded):  # type: ignore[misc]
+    """A step of an env that was never reset, on the gymnasium front end:
+    gymnasium's ``ResetNeeded`` (what its own envs raise there) and a
+    ``RuntimeError`` (what the pools raise). The message names the env."""
+
+
+def _raise_if_not_reset(error: RuntimeError) -> None:
+    """Raise :class:`ResetNeeded` in place of the pool's "not reset" ``error``."""
+    if _NOT_RESET in str(error):
+        raise ResetNeeded(str(error)) from None
+
 
 _MODES = {
     "next_step": AutoresetMode.NEXT_STEP,
@@ -32,7 +48,9 @@ class GymnasiumEnvPool(gymnasium.vector.VectorEnv, gymnasium.Env):  # type: igno
 
     ``observation_space`` / ``action_space`` are the spaces of ONE env (as in
     EnvPool); ``single_observation_space`` / ``single_action_space`` are the
-    same objects. Results of a full step come in env_id order; with
+    same objects. ``gymnasium.make_vec("envpool_x/<id>")`` gives the batched
+    ones of gymnasium's convention (docs/usage.md, "Two conventions for
+    spaces"). Results of a full step come in env_id order; with
     ``batch_size < num_envs`` use ``send`` / ``recv`` and ``info["env_id"]``.
 
     A multi-agent task (``num_agents > 1``) has its agent axis inside these
@@ -83,6 +101,11 @@ class GymnasiumEnvPool(gymnasium.vector.VectorEnv, gymnasium.Env):  # type: igno
 
     def __len__(self) -> int:
         return int(self.num_envs)
+
+    @property
+    def all_env_ids(self) -> np.ndarray:
+        """EnvPool's ``all_env_ids``: ``arange(num_envs)`` as int32."""
+        return np.arange(self.num_envs, dtype=np.int32)
 
     @property
     def is_async(self) -> bool:
@@ -177,11 +200,17 @@ class GymnasiumEnvPool(gymnasium.vector.VectorEnv, gymnasium.Env):  # type: igno
             ValueError: wrong action shape, action out of range or not finite,
                 bad env_id.
             TypeError: wrong action dtype.
-            RuntimeError: env not reset, work already in flight, closed env,
-                or an exception raised inside an env (message names the env).
+            ResetNeeded: an env that was never reset (gymnasium's contract;
+                also a RuntimeError). RuntimeError: work already in flight,
+                closed env, or an exception raised inside an env (message
+                names the env).
         """
-        actions, env_id = unpack_action(actions, env_id)
-        result = self._pool.step(actions, env_id)
+        actions, env_id = unpack_action(actions, env_id, self.num_agents, self.num_envs)
+        try:
+            result = self._pool.step(actions, env_id)
+        except RuntimeError as error:
+            _raise_if_not_reset(error)
+            raise
         if self._last_obs is not None:
             if env_id is None:
                 self._last_obs = result[0]
@@ -208,16 +237,25 @@ class GymnasiumEnvPool(gymnasium.vector.VectorEnv, gymnasium.Env):  # type: igno
         return GymnasiumSingleEnv(self, index)
 
     def async_reset(self, env_id: Any = None, seed: Any = None) -> None:
-        """Send a reset to all envs (or ``env_id``) without waiting; see :meth:`recv`."""
+        """Send a reset to all envs (or ``env_id``) without waiting; see :meth:`recv`.
+        Given no seed, it uses one that :meth:`seed` left."""
+        if seed is None and self._pending_seed is not None:
+            seed, self._pending_seed = self._pending_seed, None
         self._pool.send_reset(env_id, seed)
 
     def send(self, actions: Any, env_id: Any = None) -> None:
-        """Send actions to envs without waiting (ids default to all envs)."""
-        actions, env_id = unpack_action(actions, env_id)
-        self._pool.send_step(actions, env_id)
+        """Send actions to envs without waiting (ids default to all envs).
+        An env that was never reset raises :class:`ResetNeeded`, as in :meth:`step`."""
+        actions, env_id = unpack_action(actions, env_id, self.num_agents, self.num_envs)
+        try:
+            self._pool.send_step(actions, env_id)
+        except RuntimeError as error:
+            _raise_if_not_reset(error)
+            raise
 
     def seed(self, seed: int | None = None) -> list[int]:
-        """The old gym ``VecEnv.seed``: the next ``reset()`` that is given no seed
+        """The old gym ``VecEnv.seed`` (EnvPool's pools have it too, and only warn
+        there): the next ``reset()`` or ``async_reset()`` that is given no seed
         uses ``seed`` (``reset(seed=seed)``); ``None`` cancels a pending seed.
 
         Returns:
@@ -227,15 +265,8 @@ class GymnasiumEnvPool(gymnasium.vector.VectorEnv, gymnasium.Env):  # type: igno
         Raises:
             TypeError / ValueError: ``seed`` is not an int in [0, 2**64).
         """
-        if seed is None:
-            self._pending_seed = None
-            return []
-        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
-            raise TypeError(f"seed must be an int, got {type(seed).__name__}")
-        if not 0 <= int(seed) < 2**64:
-            raise ValueError(f"seed must be in [0, 2**64), got {seed}")
-        self._pending_seed = int(seed)
-        return [_core.derive_env_seed(int(seed), i) for i in range(self.num_envs)]
+        self._pending_seed, seeds = pending_seed(seed, self.num_envs)
+        return seeds
 
     def recv(self) -> Any:
         """Wait for the next batch; returns the same 5-tuple as :meth:`step`.

@@ -279,6 +279,16 @@ class EnvSpec:
         )
 
     @property
+    def gymnasium_observation_space(self) -> spaces.Space[Any]:
+        """EnvPool's name of :attr:`observation_space` (one env's)."""
+        return self.observation_space
+
+    @property
+    def gymnasium_action_space(self) -> spaces.Space[Any]:
+        """EnvPool's name of :attr:`action_space` (one env's)."""
+        return self.action_space
+
+    @property
     def env_config(self) -> dict[str, Any]:
         """The env's own config keys (those the C++ env reads)."""
         return dict(self._env_config)
@@ -330,13 +340,13 @@ class EnvSpec:
         """EnvPool's ``spec.state_array_spec``: one :class:`ArraySpec` per array a
         step produces for one env, under EnvPool's keys (``obs`` / ``obs:<name>``,
         ``info:<name>``, ``reward``, ``done``, ``trunc``, ...)."""
-        return state_array_spec(self._desc)
+        return state_array_spec(self._desc, self.entry.family)
 
     @property
     def action_array_spec(self) -> dict[str, ArraySpec]:
         """EnvPool's ``spec.action_array_spec``: ``env_id``, ``players.env_id``
         and ``action`` for one env (the keys of EnvPool's dict action form)."""
-        return action_array_spec(self.action_space)
+        return action_array_spec(self.action_space, self.num_agents, self.entry.family)
 
     def __repr__(self) -> str:
         return f"EnvSpec(id={self.id!r}, config={self.config})"

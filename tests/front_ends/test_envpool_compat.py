@@ -111,7 +111,7 @@ def test_state_and_action_array_specs():
     assert state["info:x_position"].dtype == np.float64
     action = spec.action_array_spec
     assert set(action) == {"env_id", "players.env_id", "action"}
-    assert action["action"].shape == (8,)
+    assert action["action"].shape == (-1, 8)  # EnvPool's -1: one row per player
     np.testing.assert_array_equal(action["action"].minimum, spec.action_space.low)
     pong = envpool.make_spec("Pong-v5").action_array_spec["action"]
     assert (pong.minimum, pong.maximum) == (0, 5)
