@@ -53,7 +53,7 @@ def test_unknown_config_key_lists_valid_ones():
 
 
 def test_env_config_type_errors():
-    with pytest.raises(TypeError, match="'g' expects a number"):
+    with pytest.raises(TypeError, match=r"Pendulum-v1: g must be a finite number \(.*\), got str"):
         envpool_x.make_gymnasium("Pendulum-v1", g="strong")
     with pytest.raises(TypeError, match="num_envs must be an int"):
         envpool_x.make_gymnasium("CartPole-v1", num_envs=2.5)
