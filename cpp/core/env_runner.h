@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "core/autoreset.h"
 #include "core/env.h"
 #include "core/env_boundary.h"
 #include "core/output_rows.h"
@@ -157,8 +158,7 @@ class EnvRunner {
     rows_.At<int32_t>(layout().env_id, row) = id;
     const char* call = "Reset";  // what a non-standard exception came from
     try {
-      bool reset = op == Op::kReset || s.force_reset ||
-                   (s.done && opt_.autoreset == AutoresetMode::kNextStep);
+      bool reset = op == Op::kReset || ResetsInsteadOfStep(s.done, s.force_reset, opt_.autoreset);
       if (reset) {
         DoReset(pool, id, s, out, row);
       } else {
@@ -181,7 +181,7 @@ class EnvRunner {
   template <typename Pool>
   bool BeginOne(Pool& pool, int32_t id, size_t row) {
     EnvState& s = states_[id];
-    if (s.force_reset || (s.done && opt_.autoreset == AutoresetMode::kNextStep)) {
+    if (ResetsInsteadOfStep(s.done, s.force_reset, opt_.autoreset)) {
       RunOne(pool, id, row, Op::kStep);
       return true;
     }
@@ -234,10 +234,10 @@ class EnvRunner {
     bool& truncated = *out.truncated;
     ++s.elapsed;
     // The env may have ended the episode early itself (see StepOutput).
-    truncated = truncated || (opt_.max_episode_steps > 0 && s.elapsed >= opt_.max_episode_steps);
+    truncated = truncated || TimeLimitReached(s.elapsed, opt_.max_episode_steps);
     s.done = *out.terminated || truncated;
     rows_.At<int32_t>(layout().elapsed_step, row) = s.elapsed;
-    if (s.done && opt_.autoreset == AutoresetMode::kSameStep) {
+    if (ResetsInSameStep(s.done, opt_.autoreset)) {
       rows_.CopyFinal(row);
       const bool term = *out.terminated;
       const bool trunc = truncated;

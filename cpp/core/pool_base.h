@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "core/action_check.h"
+#include "core/autoreset.h"
 #include "core/env_ids.h"
 #include "core/errors.h"
 #include "core/in_flight.h"
@@ -306,7 +307,7 @@ class PoolBase : public Scheduler {
     // was received, so reading it here is ordered after that write.
     bool busy = in_flight_.busy(id);
     bool bad_step = stepping && (!in_flight_.started(id) ||
-                                 (opt_.autoreset == AutoresetMode::kDisabled && states_[id].done));
+                                 StepOfFinishedEnvRefused(states_[id].done, opt_.autoreset));
     if (busy || bad_step) ThrowNotIdle(id, stepping);
   }
 

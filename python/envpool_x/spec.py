@@ -238,7 +238,12 @@ class EnvSpec:
         # Each value as C++ will read it, naming the key (C++'s conversion would not).
         check_env_types(task_id, env_defaults, self._env_config)
         # Validates the env's own keys (types) in C++ and gives its fields.
-        self._desc = pool_cls.env_spec(self._env_config)
+        try:
+            self._desc = pool_cls.env_spec(self._env_config)
+        except (TypeError, ValueError) as e:  # C++'s checks name the key, not the task
+            if task_id in str(e):
+                raise
+            raise type(e)(f"{task_id}: {e}") from None
         #: Agents per env (1 for single-agent tasks); multi-agent arrays carry
         #: this axis after the env axis (docs/multi_agent.md).
         self.num_agents: int = int(self._desc["action"].get("num_agents", 1))
