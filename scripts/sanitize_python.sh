@@ -20,7 +20,9 @@ CXX="${CXX:-g++}"
 # fork, NaN), the short stateful fuzz run, the API (gymnasium / dm_env, async,
 # pickling) and Atari through Python (ALE instrumented too).
 tests=(tests/backends/cpu/test_engine.py tests/backends/cpu/test_errors.py tests/backends/cpu/test_lifetime.py tests/backends/cpu/test_fuzz.py
-       tests/front_ends/test_api.py tests/families/test_atari.py)
+       tests/front_ends/test_api.py
+       tests/families/test_atari_frames.py tests/families/test_atari_episodes.py
+       tests/families/test_atari_options.py tests/families/test_atari_library.py)
 # Left out: RSS under a sanitizer measures its shadow memory and quarantine,
 # not us (the memory assertions run in the plain test run, .ci/run); and the
 # two Atari tests that emulate for minutes under TSan (100 Pong envs, reward
