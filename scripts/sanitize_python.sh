@@ -19,8 +19,13 @@ CXX="${CXX:-g++}"
 # threads, exit and GC with work in flight, many pools, two threads on one env,
 # fork, NaN), the short stateful fuzz run, the API (gymnasium / dm_env, async,
 # pickling) and Atari through Python (ALE instrumented too).
-tests=(tests/backends/cpu/test_engine.py tests/backends/cpu/test_errors.py tests/backends/cpu/test_lifetime.py tests/backends/cpu/test_fuzz.py
-       tests/front_ends/test_api.py tests/families/test_atari.py)
+tests=(tests/backends/cpu/test_engine.py tests/backends/cpu/test_engine_autoreset.py
+       tests/backends/cpu/test_errors.py tests/backends/cpu/test_lifetime.py tests/backends/cpu/test_fuzz.py
+       tests/front_ends/test_api_make_and_registry.py tests/front_ends/test_api_gymnasium.py
+       tests/front_ends/test_api_gymnasium_wrappers.py tests/front_ends/test_api_dm_env.py
+       tests/front_ends/test_api_pickling.py
+       tests/families/test_atari_frames.py tests/families/test_atari_episodes.py
+       tests/families/test_atari_options.py tests/families/test_atari_library.py)
 # Left out: RSS under a sanitizer measures its shadow memory and quarantine,
 # not us (the memory assertions run in the plain test run, .ci/run); and the
 # two Atari tests that emulate for minutes under TSan (100 Pong envs, reward

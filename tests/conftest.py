@@ -103,7 +103,8 @@ def run_python(
 
 def ale_oracle(rom_id: str):  # type: ignore[no-untyped-def]
     """A bare ale-py ALE with sticky actions off, reset like our Atari env's
-    first reset (the oracle of tests/families/test_atari.py and tests/front_ends/test_render.py)."""
+    first reset (the oracle of tests/families/test_atari_frames.py and
+    tests/front_ends/test_render.py)."""
     import ale_py
 
     from envpool_x.families import atari

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from test_cuda_cpu_reference import assert_same
+from cpu_reference_helpers import assert_same
 
 import envpool_x
 from envpool_x import _core

@@ -103,7 +103,7 @@ def test_gpu_combinatorial_matches_cpu(task, cfg, mode):
     """MaxCut's integer cut arithmetic is exact; TSP's distances are one
     correctly rounded sqrt each on both sides (compared with the tolerance)."""
     torch = pytest.importorskip("torch")
-    from test_cuda_cpu_reference import assert_same
+    from cpu_reference_helpers import assert_same
 
     n = 512
     kw = {"num_envs": n, "seed": 7, "autoreset_mode": mode, "max_episode_steps": 40, **cfg}
@@ -145,7 +145,7 @@ def test_gpu_tag_matches_cpu(task, cfg, mode):
     Tag's cos / sin (float64, rounded to float32) compared with the tolerance.
     300 agents: more than a block's 256 threads, so threads loop over agents."""
     torch = pytest.importorskip("torch")
-    from test_cuda_cpu_reference import assert_same
+    from cpu_reference_helpers import assert_same
 
     n = 16 if cfg.get("num_runners", 0) > 256 else 256
     kw = {"num_envs": n, "seed": 7, "autoreset_mode": mode, **cfg}

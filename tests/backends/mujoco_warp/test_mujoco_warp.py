@@ -2,7 +2,7 @@
 the same warp kernels on warp's CPU device.
 
 Parity: from identical states (qpos, qvel) one step agrees with gymnasium 1.4's
-own env (the CPU engine's oracle, tests/families/test_mujoco.py) within float32
+own env (the CPU engine's oracle, tests/families/test_mujoco_parity.py) within float32
 tolerances; over many episodes of a fixed deterministic policy, episode
 lengths and returns agree with our CPU engine statistically. Tolerances and
 why: docs/mujoco_gpu.md.
