@@ -5,11 +5,13 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+import envpool_x
 from envpool_x.backends import create_pool
 from envpool_x.spec import make_spec
 
@@ -39,6 +41,25 @@ def ci_sample(values: list, keep: set) -> list:
     missing = set(keep) - set(values)
     assert not missing, f"the CI sample names values that are not there: {sorted(missing)}"
     return [v if v in keep else pytest.param(v, marks=pytest.mark.slow) for v in values]
+
+
+def sync_steps_spread(task: str, num_envs: int, num_threads: int, **kw) -> tuple[int, list[int]]:
+    """(caller_steps, worker_steps) after a reset and 10 sync steps."""
+    env = envpool_x.make_gymnasium(task, num_envs=num_envs, num_threads=num_threads, **kw)
+    env.reset(seed=0)
+    for _ in range(10):
+        env.step(np.stack([env.single_action_space.sample() for _ in range(num_envs)]))
+    pool = env._pool
+    # A worker counts a chunk after publishing its results, so the last count can
+    # trail the step's return by a moment (seen under TSan on a loaded machine).
+    deadline = time.monotonic() + 5
+    while pool.caller_steps + sum(pool.worker_steps) < num_envs * 11:
+        if time.monotonic() > deadline:
+            break
+        time.sleep(0.001)
+    spread = pool.caller_steps, list(pool.worker_steps)
+    env.close()
+    return spread
 
 
 CLASSIC_TASKS = [

@@ -141,10 +141,10 @@ def test_sync_step_with_a_worker_per_cpu_keeps_the_last_worker_out() -> None:
     caller and all workers but the last (see the engine test of the same)."""
     import os
 
-    from test_engine import _sync_steps_spread
+    from conftest import sync_steps_spread
 
     cpus = len(os.sched_getaffinity(0))
-    caller, workers = _sync_steps_spread("HalfCheetah-v5", 8, cpus)
+    caller, workers = sync_steps_spread("HalfCheetah-v5", 8, cpus)
     assert workers[-1] == 0
     assert caller > 0
     assert caller + sum(workers) == 8 * 11

@@ -7,13 +7,12 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import time
 
 import numpy as np
 import pytest
 
 import envpool_x
-from conftest import rollout
+from conftest import rollout, sync_steps_spread
 
 
 @pytest.mark.parametrize("task", ["CartPole-v1", "Pendulum-v1", "Acrobot-v1"])
@@ -153,32 +152,13 @@ def test_default_threads_follow_the_cpu_affinity():
     assert out.stdout.split() == ["1"]
 
 
-def _sync_steps_spread(task: str, num_envs: int, num_threads: int, **kw) -> tuple[int, list[int]]:
-    """(caller_steps, worker_steps) after a reset and 10 sync steps."""
-    env = envpool_x.make_gymnasium(task, num_envs=num_envs, num_threads=num_threads, **kw)
-    env.reset(seed=0)
-    for _ in range(10):
-        env.step(np.stack([env.single_action_space.sample() for _ in range(num_envs)]))
-    pool = env._pool
-    # A worker counts a chunk after publishing its results, so the last count can
-    # trail the step's return by a moment (seen under TSan on a loaded machine).
-    deadline = time.monotonic() + 5
-    while pool.caller_steps + sum(pool.worker_steps) < num_envs * 11:
-        if time.monotonic() > deadline:
-            break
-        time.sleep(0.001)
-    spread = pool.caller_steps, list(pool.worker_steps)
-    env.close()
-    return spread
-
-
 def test_sync_step_with_a_worker_per_cpu_runs_on_the_caller_and_all_workers_but_last():
     """With a worker on every CPU, a sync step (the caller waits anyway) runs
     on the calling thread and all workers but the last, which sits it out:
     three busy threads on two cores time-slice a core and lose ~3% of a round
     to preempted steps. Every env step is counted once, by whoever ran it."""
     cpus = len(os.sched_getaffinity(0))
-    caller, workers = _sync_steps_spread("CartPole-v1", 512, cpus)  # > 128: not run inline
+    caller, workers = sync_steps_spread("CartPole-v1", 512, cpus)  # > 128: not run inline
     assert len(workers) == cpus
     assert workers[-1] == 0
     assert caller > 0
@@ -191,9 +171,9 @@ def test_sync_step_of_an_env_that_may_stall_runs_on_every_worker():
     stalling 20 ms a step, the other worker runs the rest."""
     code = (
         "import os, sys\n"
-        "from test_engine import _sync_steps_spread\n"
+        "from conftest import sync_steps_spread\n"
         "os.sched_setaffinity(0, set(sorted(os.sched_getaffinity(0))[:2]))\n"
-        "spread = _sync_steps_spread('FaultInjection-v0', 16, 2, fault_env_id=0, stall_ms=20)\n"
+        "spread = sync_steps_spread('FaultInjection-v0', 16, 2, fault_env_id=0, stall_ms=20)\n"
         "print(spread[0], *spread[1])\n"
     )
     if len(os.sched_getaffinity(0)) < 2:
