@@ -13,7 +13,8 @@ data-sheet peak) and measured (a large device-to-device copy); the roofline
 column uses the measured copy bandwidth, the realistic ceiling.
 
 Usage: python benchmarks/bench_cuda.py [--max-log2 24] [--write]
-Needs torch with CUDA and an NVIDIA GPU; --help works anywhere.
+Needs torch with CUDA and an NVIDIA GPU; --help works anywhere, and --smoke runs
+every part tiny on the GPU path's host loop (device="cpu-reference", torch on the CPU).
 """
 
 from __future__ import annotations
@@ -63,7 +64,30 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument(
         "--write", action="store_true", help="append the tables to benchmarks/RESULTS.md"
     )
-    return p.parse_args(argv)
+    p.add_argument(
+        "--smoke",
+        action="store_true",
+        help="every part tiny (2^2..2^3 envs) on device='cpu-reference' with torch on the CPU "
+        "(a check of this script, not a measurement; nothing written)",
+    )
+    args = p.parse_args(argv)
+    if args.smoke:
+        args.device, args.min_log2, args.max_log2, args.cpu_max_log2 = "cpu-reference", 2, 3, 3
+        args.seconds, args.rounds, args.ppo_envs, args.ppo_steps = 0.01, 1, 4, 2
+        args.write = False
+    return args
+
+
+def torch_device(device: str) -> str:
+    """Where torch keeps this device's tensors (the reference device's are on the CPU)."""
+    return "cpu" if device == "cpu-reference" else device
+
+
+def synchronizer(torch, device: str):
+    """A function that waits for the device's queued work (nothing to wait for on the CPU)."""
+    if device == "cpu-reference":
+        return lambda: None
+    return lambda: torch.cuda.synchronize(device)
 
 
 def version(pkg: str) -> str:
@@ -73,19 +97,19 @@ def version(pkg: str) -> str:
         return "not installed"
 
 
-def measured_copy_bandwidth(torch, device: str) -> float:
-    """Bytes/s of a 1 GiB device-to-device copy (read + write counted)."""
-    n = 1 << 28  # float32 elements: 1 GiB
-    src = torch.empty(n, dtype=torch.float32, device=device)
+def measured_copy_bandwidth(torch, device: str, n: int = 1 << 28) -> float:
+    """Bytes/s of a device-to-device copy of n float32 (1 GiB; read + write counted)."""
+    sync = synchronizer(torch, device)
+    src = torch.empty(n, dtype=torch.float32, device=torch_device(device))
     dst = torch.empty_like(src)
     dst.copy_(src)
-    torch.cuda.synchronize(device)
+    sync()
     best = 0.0
     for _ in range(5):
         t0 = time.perf_counter()
         for _ in range(10):
             dst.copy_(src)
-        torch.cuda.synchronize(device)
+        sync()
         best = max(best, 10 * 2 * 4 * n / (time.perf_counter() - t0))
     del src, dst
     torch.cuda.empty_cache()
@@ -112,15 +136,16 @@ def time_steps(step, sync, seconds: float, max_calls: int = 1 << 16) -> float:
 def gpu_runner(envpool_x, torch, task: str, num_envs: int, device: str):
     env = envpool_x.make_gymnasium(task, num_envs=num_envs, device=device, array_backend="torch")
     env.reset()
+    tdev = torch_device(device)
     if task == "CartPole-v1":
-        act = torch.randint(0, 2, (num_envs,), device=device)
+        act = torch.randint(0, 2, (num_envs,), device=tdev)
     else:
-        act = torch.rand((num_envs, 1), device=device) * 4 - 2
+        act = torch.rand((num_envs, 1), device=tdev) * 4 - 2
 
     def step():
         env.step(act)
 
-    return env, step, lambda: torch.cuda.synchronize(device)
+    return env, step, synchronizer(torch, device)
 
 
 def cpu_runner(envpool_x, np, task: str, num_envs: int, threads: int):
@@ -144,16 +169,17 @@ def ppo_loop(envpool_x, torch, num_envs: int, steps: int, device: str) -> dict:
     env = envpool_x.make_gymnasium(
         "CartPole-v1", num_envs=num_envs, device=device, array_backend="torch"
     )
+    sync, tdev = synchronizer(torch, device), torch_device(device)
     policy = torch.nn.Sequential(
         torch.nn.Linear(4, 64),
         torch.nn.Tanh(),
         torch.nn.Linear(64, 64),
         torch.nn.Tanh(),
         torch.nn.Linear(64, 2),
-    ).to(device)
-    obs_buf = torch.empty((steps, num_envs, 4), device=device)
-    rew_buf = torch.empty((steps, num_envs), device=device)
-    done_buf = torch.empty((steps, num_envs), dtype=torch.bool, device=device)
+    ).to(tdev)
+    obs_buf = torch.empty((steps, num_envs, 4), device=tdev)
+    rew_buf = torch.empty((steps, num_envs), device=tdev)
+    done_buf = torch.empty((steps, num_envs), dtype=torch.bool, device=tdev)
     obs, _ = env.reset()
 
     def rollout():
@@ -166,13 +192,13 @@ def ppo_loop(envpool_x, torch, num_envs: int, steps: int, device: str) -> dict:
                 obs, reward, term, trunc, _ = env.step(action)
                 rew_buf[t] = reward
                 done_buf[t] = term | trunc
-        assert obs.is_cuda  # never left the device
+        assert obs.device.type == torch.device(tdev).type  # never left the device
 
     rollout()
-    torch.cuda.synchronize(device)
+    sync()
     t0 = time.perf_counter()
     rollout()
-    torch.cuda.synchronize(device)
+    sync()
     dt = time.perf_counter() - t0
     env.close()
     return {"num_envs": num_envs, "steps": steps, "sps": steps * num_envs / dt}
@@ -186,7 +212,7 @@ def main(argv: list[str] | None = None) -> int:
     from envpool_x.backends.cuda import cuda_status
 
     ok, why = cuda_status()
-    if not ok:
+    if not ok and not args.smoke:
         print(f"bench_cuda: {why}", file=sys.stderr)
         return 2
     try:
@@ -194,15 +220,19 @@ def main(argv: list[str] | None = None) -> int:
     except ImportError:
         print("bench_cuda: needs torch (with CUDA)", file=sys.stderr)
         return 2
-    if not torch.cuda.is_available():
+    if not torch.cuda.is_available() and not args.smoke:
         print("bench_cuda: torch has no CUDA support here", file=sys.stderr)
         return 2
     from envpool_x import _core
 
-    index = int(args.device.split(":")[1]) if ":" in args.device else 0
-    info = _core.cuda_device_info(index)
+    if args.smoke:  # the host loop: no device to ask, a host copy stands in
+        info = {"name": "device='cpu-reference' (--smoke)", "peak_bandwidth": 0.0}
+        copy_bw = measured_copy_bandwidth(torch, args.device, n=1 << 20)
+    else:
+        index = int(args.device.split(":")[1]) if ":" in args.device else 0
+        info = _core.cuda_device_info(index)
+        copy_bw = measured_copy_bandwidth(torch, args.device)
     peak = info["peak_bandwidth"]
-    copy_bw = measured_copy_bandwidth(torch, args.device)
     lines = [
         f"## GPU path ({datetime.date.today().isoformat()})",
         "",

@@ -4,7 +4,7 @@ For each case and thread count T, in one run, measured in interleaved rounds:
 
   envpool_x   our pool with num_threads = T (sync; async with batch = num_envs / 2 where
               the case lists it)
-  envpool     EnvPool 1.2.5 with the same settings (when installed)
+  envpool     EnvPool (the installed release) with the same settings (when installed)
   ceiling     T plain C++ loops of the same env running at once, no pool: what T cores
               deliver together with no coordination at all
 
@@ -212,7 +212,9 @@ def plot(rows: list[Row], path: Path) -> bool:
         ax.plot(t, [r.ceiling.steps_per_s for r in group], "k--", label="T plain loops at once")
         ax.plot(t, [r.ours.steps_per_s for r in group], "o-", label="envpool_x")
         if all(r.peer for r in group):
-            ax.plot(t, [r.peer.steps_per_s for r in group], "s-", label="EnvPool 1.2.5")
+            ax.plot(
+                t, [r.peer.steps_per_s for r in group], "s-", label=f"EnvPool {version('envpool')}"
+            )
         ax.set_xscale("log", base=2)
         ax.set_yscale("log")
         ax.set_title(f"{task}, {n} envs, {mode}", fontsize=10)

@@ -342,6 +342,7 @@ def gpu_rows(args: argparse.Namespace) -> list[str]:
         "agent-steps/s | WarpDrive numba env-steps/s | agent-steps/s | ratio |",
         "|---|---:|---:|---:|---:|---:|---:|---:|",
     ]
+    print("\n".join(rows), flush=True)  # a run cut short still has a table with its header
     for task, config, sizes in gpu_cases(args):
         for num_envs in sizes:
             ours = OursDevice(task, config, num_envs, device)
