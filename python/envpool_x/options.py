@@ -97,8 +97,8 @@ class Option:
         if self.kind == "int":
             return f"{'an odd' if self.odd else 'an'} int in {span}"
         if self.kind == "float":
-            unbounded = self.low is None and self.high is None
-            return f"a {'finite ' if self.finite else ''}number" + ("" if unbounded else f" in {span}")
+            where = "" if self.low is None and self.high is None else f" in {span}"
+            return f"a {'finite ' if self.finite else ''}number{where}"
         if self.kind == "bool":
             return "a bool"
         if self.kind == "choice":
