@@ -173,6 +173,20 @@ _REGISTRY: dict[str, TaskEntry] = {}
 _LISTENERS: list[Callable[[TaskEntry], None]] = []
 # Ids of families this build left out, with what to do about it (lookup's error).
 _NOT_BUILT: dict[str, str] = {}
+# Other names of registered ids (EnvPool's aliases, such as gymnasium's
+# functional "phys2d/CartPole-v1"): alias -> registered id.
+_ALIASES: dict[str, str] = {}
+# Ids another library registers that envpool_x has not ported, with why not.
+_NOT_PORTED: dict[str, str] = {}
+
+
+class TaskNotPortedError(KeyError, NotImplementedError):
+    """An id another library registers (minigrid's WFC mazes) that envpool_x
+    knows of and has not ported: both a KeyError (an id :func:`lookup` has no
+    entry for) and a NotImplementedError (what it is); the message says why."""
+
+    def __str__(self) -> str:  # KeyError's own str() would quote the message
+        return str(self.args[0]) if self.args else ""
 
 
 def check_task_id(task_id: Any, new: bool = True) -> str:
@@ -284,9 +298,18 @@ def register(
 def lookup(task_id: str) -> TaskEntry:
     """Return the entry of ``task_id``.
 
+    An alias (:func:`register_alias`) gives the entry of the id it names
+    (whose ``task_id`` is that id).
+
     Raises:
+        TaskNotPortedError: an id of another library that envpool_x has not
+            ported (:func:`note_not_ported`); a KeyError and a NotImplementedError.
         KeyError: unknown id; the message suggests close matches.
     """
+    if task_id in _ALIASES:
+        return _REGISTRY[_ALIASES[task_id]]
+    if task_id in _NOT_PORTED:
+        raise TaskNotPortedError(_NOT_PORTED[task_id])
     try:
         return _REGISTRY[task_id]
     except KeyError:
@@ -309,6 +332,37 @@ def note_not_built(task_ids: Iterable[str], hint: str) -> None:
     one up then raises a KeyError carrying ``hint`` (how to get the family)."""
     for task_id in task_ids:
         _NOT_BUILT[task_id] = hint
+
+
+def register_alias(alias: str, task_id: str) -> None:
+    """Accept ``alias`` wherever a task id is taken (``make*``, ``make_spec``)
+    as another name of the registered ``task_id``: the same entry, defaults and
+    time limit, while the spec's ``id`` is the alias. Aliases are not in
+    :func:`list_all_envs` nor in gymnasium's ``envpool_x/`` namespace (EnvPool's
+    aliases, such as ``phys2d/CartPole-v1``, hold a '/'): :func:`aliases` lists them.
+
+    Raises:
+        KeyError: ``task_id`` is not registered.
+        ValueError: ``alias`` is already an id or an alias.
+    """
+    if task_id not in _REGISTRY:
+        raise KeyError(f"cannot alias {alias!r} to {task_id!r}: no such task is registered")
+    if alias in _REGISTRY or alias in _ALIASES:
+        raise ValueError(f"{alias!r} is already a task id or an alias")
+    _ALIASES[alias] = task_id
+
+
+def aliases() -> dict[str, str]:
+    """Every alias (:func:`register_alias`) with the registered id it names."""
+    return dict(_ALIASES)
+
+
+def note_not_ported(task_ids: Iterable[str], reason: str) -> None:
+    """Name ids another library registers that envpool_x has not ported:
+    looking one up raises :class:`TaskNotPortedError` with ``reason`` (why
+    not, where the docs say more), instead of "unknown task id"."""
+    for task_id in task_ids:
+        _NOT_PORTED[task_id] = f"{task_id} is not available in envpool_x: {reason}"
 
 
 def register_if_built(built: bool, hint: str) -> Callable[..., None]:

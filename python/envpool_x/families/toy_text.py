@@ -15,7 +15,13 @@ import numpy as np
 
 from envpool_x.families.option_rules import unused_unless
 from envpool_x.options import BOOL, Choice, Float, Floats, Int, Option, OptionTable
-from envpool_x.registration import NO_TIME_LIMIT, Family, declare_family, register
+from envpool_x.registration import (
+    NO_TIME_LIMIT,
+    Family,
+    declare_family,
+    register,
+    register_alias,
+)
 from envpool_x.render.toy_text import toy_text_drawer
 
 #: The longest side of a FrozenLake map (C++'s bound).
@@ -217,3 +223,8 @@ register(
 )
 register("Catch-v0", "Catch", "toy_text", NO_TIME_LIMIT)
 register("NChain-v0", "NChain", "toy_text", 1000)
+
+# gymnasium's functional (jax) ids, as EnvPool 1.2.7 accepts them: the same
+# rules as these ids; docs/toy_text.md says how gymnasium's own spaces differ.
+register_alias("tabular/CliffWalking-v0", "CliffWalking-v1")
+register_alias("tabular/Blackjack-v0", "Blackjack-v1")
