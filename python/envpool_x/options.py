@@ -98,7 +98,9 @@ class Option:
             return f"{'an odd' if self.odd else 'an'} int in {span}"
         if self.kind == "float":
             unbounded = self.low is None and self.high is None
-            return f"a {'finite ' if self.finite else ''}number" + ("" if unbounded else f" in {span}")
+            return f"a {'finite ' if self.finite else ''}number" + (
+                "" if unbounded else f" in {span}"
+            )
         if self.kind == "bool":
             return "a bool"
         if self.kind == "choice":
@@ -244,6 +246,17 @@ def check_options(
         relation(task_id, config, given)
 
 
+def same_value(a: Any, b: Any) -> bool:
+    """Whether two option values are equal, a list and a tuple (or array) of
+    the same items included (``(-1.0, 1.0)`` given for the default ``[-1.0, 1.0]``)."""
+    seq = (list, tuple, np.ndarray)
+    if isinstance(a, seq) or isinstance(b, seq):
+        if not (isinstance(a, seq) and isinstance(b, seq)) or np.ndim(a) == 0 or np.ndim(b) == 0:
+            return False
+        return len(a) == len(b) and all(same_value(x, y) for x, y in zip(a, b, strict=True))
+    return bool(a == b)
+
+
 INT64 = (-(2**63), 2**63 - 1)
 
 
@@ -324,4 +337,5 @@ __all__ = [
     "check_options",
     "ordered",
     "ordered_pair",
+    "same_value",
 ]
