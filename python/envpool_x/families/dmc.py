@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from envpool_x import _core
-from envpool_x.envpool_names import EnvPoolNames, Fixed
+from envpool_x.envpool_names import EnvPoolNames, Fixed, Unsupported
 from envpool_x.families.mujoco import drop_default_timer
 from envpool_x.families.option_rules import fixed_by_task_id
 from envpool_x.options import BOOL, Choice, Option, OptionTable
@@ -197,7 +197,7 @@ DMC_OPTIONS: dict[str, OptionTable] = {
 
 def _envpool_names(domain: str) -> EnvPoolNames:
     """EnvPool's keys of a domain's pool: ``frame_skip`` and ``frame_stack``,
-    both fixed by dm_control's task (:mod:`envpool_x.envpool_names`)."""
+    both fixed by dm_control's task, and ``base_path`` (:mod:`envpool_x.envpool_names`)."""
     skip = (
         f"frame_skip is EnvPool's name of dm_control's physics steps per control step, which "
         f"the {domain} tasks fix ({SUB_STEPS[domain]}: their control timestep over the model's) "
@@ -208,8 +208,16 @@ def _envpool_names(domain: str) -> EnvPoolNames:
         "(or wrap make_gymnasium(task, num_envs=1).single_env() in "
         "gymnasium.wrappers.FrameStackObservation)"
     )
+    base_path = Unsupported(
+        "it is where EnvPool keeps its model files; envpool_x loads dm_control's own models "
+        "(from the installed dm-control package)"
+    )
     return EnvPoolNames(
-        {"frame_skip": Fixed(SUB_STEPS[domain], skip), "frame_stack": Fixed(1, stack)}
+        {
+            "frame_skip": Fixed(SUB_STEPS[domain], skip),
+            "frame_stack": Fixed(1, stack),
+            "base_path": base_path,
+        }
     )
 
 
