@@ -244,6 +244,17 @@ def check_options(
         relation(task_id, config, given)
 
 
+def same_value(a: Any, b: Any) -> bool:
+    """Whether two option values are equal, a list and a tuple (or array) of
+    the same items included (``(-1.0, 1.0)`` given for the default ``[-1.0, 1.0]``)."""
+    seq = (list, tuple, np.ndarray)
+    if isinstance(a, seq) or isinstance(b, seq):
+        if not (isinstance(a, seq) and isinstance(b, seq)) or np.ndim(a) == 0 or np.ndim(b) == 0:
+            return False
+        return len(a) == len(b) and all(same_value(x, y) for x, y in zip(a, b, strict=True))
+    return bool(a == b)
+
+
 INT64 = (-(2**63), 2**63 - 1)
 
 
@@ -324,4 +335,5 @@ __all__ = [
     "check_options",
     "ordered",
     "ordered_pair",
+    "same_value",
 ]

@@ -14,6 +14,7 @@ import numpy as np
 from envpool_x import _core
 
 if TYPE_CHECKING:
+    from envpool_x.envpool_names import EnvPoolNames
     from envpool_x.options import OptionTable
     from envpool_x.spec import EnvSpec
 
@@ -63,6 +64,9 @@ class Family:
             each with the C++ pool names it runs (every family runs on "cpu").
         options: the declared valid range of every env option, by pool name
             (:class:`envpool_x.options.OptionTable`), checked when a spec is made.
+        envpool_names: EnvPool's config keys its tasks take beside their own
+            (other names of their keys, behaviour they fix), by pool name
+            (:class:`envpool_x.envpool_names.EnvPoolNames`).
     """
 
     name: str
@@ -71,6 +75,7 @@ class Family:
     memory: FamilyMemory = field(default_factory=FamilyMemory)
     backends: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     options: Mapping[str, OptionTable] = field(default_factory=dict)
+    envpool_names: Mapping[str, EnvPoolNames] = field(default_factory=dict)
 
     def runs_on(self, backend: str, pool_name: str) -> bool:
         """Whether ``backend`` runs this family's ``pool_name`` tasks."""
@@ -79,6 +84,10 @@ class Family:
     def option_table(self, pool_name: str) -> OptionTable | None:
         """The declared options of ``pool_name``'s envs (None: none declared)."""
         return self.options.get(pool_name)
+
+    def envpool_table(self, pool_name: str) -> EnvPoolNames | None:
+        """EnvPool's keys that ``pool_name``'s envs take (None: none declared)."""
+        return self.envpool_names.get(pool_name)
 
 
 _FAMILIES: dict[str, Family] = {}

@@ -14,6 +14,7 @@ from envpool_x.array_specs import ArraySpec, action_array_spec, state_array_spec
 from envpool_x.backends.arrays import ARRAY_BACKENDS
 from envpool_x.backends.checks import seed_list
 from envpool_x.backends.contract import AutoresetMode, Backend
+from envpool_x.envpool_names import EnvPoolNames
 from envpool_x.options import check_env_types, check_options
 from envpool_x.registration import TaskEntry, lookup
 from envpool_x.render import check_render_mode
@@ -198,13 +199,17 @@ class EnvSpec:
         defaults["max_episode_steps"] = entry.max_episode_steps
         defaults["reward_threshold"] = entry.reward_threshold
         defaults.update(env_defaults)
-        unknown = sorted(set(config) - set(defaults) - {"env_seed"})
+        # EnvPool's names of this task's keys, and behaviour it fixes (envpool_names).
+        names = entry.declaration.envpool_table(entry.pool_name) or EnvPoolNames()
+        theirs = names.take(task_id, config, defaults)
+        unknown = sorted(set(config) - set(defaults) - {"env_seed"} - set(theirs))
         if unknown:
             raise KeyError(
                 f"unknown config key(s) {unknown} for {task_id}; valid keys: {sorted(defaults)}"
             )
         merged = dict(defaults)
-        merged.update(config)
+        merged.update((k, v) for k, v in config.items() if k not in theirs)
+        given = frozenset(config) | names.translate(task_id, theirs, merged, frozenset(config))
         if "env_seed" in config:  # EnvPool's name for a per-env seed list
             merged["seed"] = merged.pop("env_seed")
         num_envs = _int_key(merged, "num_envs", 1)
@@ -228,7 +233,11 @@ class EnvSpec:
         # The family's declared ranges, before its resolve and C++ read the values.
         table = entry.declaration.option_table(entry.pool_name)
         if table is not None:
-            check_options(task_id, table, merged, frozenset(config))
+            try:
+                check_options(task_id, table, merged, given)
+            except (TypeError, ValueError) as e:
+                raise names.explain(e, theirs) from None
+        names.check(task_id, theirs, merged)
         if entry.resolve is not None:
             entry.resolve(merged)
         if merged["max_episode_steps"] is None:  # a per-instance default its resolve missed
@@ -248,6 +257,7 @@ class EnvSpec:
         #: this axis after the env axis (docs/multi_agent.md).
         self.num_agents: int = int(self._desc["action"].get("num_agents", 1))
         _check_players(task_id, merged, self.num_agents)
+        merged.update(names.read_back(merged))  # EnvPool code reads its names back
         fields = list(merged)
         config_cls = collections.namedtuple("Config", fields)  # type: ignore[misc]
         self.config: Any = config_cls(**merged)

@@ -33,30 +33,11 @@ ALL = [(family, task) for family, tasks in TASKS.items() for task in tasks]
 #: reward_threshold: ours is gymnasium's registry's.
 THRESHOLDS = {"Hopper-v5": (6000.0, 3800.0)}
 #: EnvPool config keys we do not have: its asset path, its seed list (make takes
-#: ``env_seed``, kept as ``seed``), and keys of its own option sets.
+#: ``env_seed``, kept as ``seed``). Its other keys of the shared tasks are in our
+#: config too (envpool_x.envpool_names: its names of our keys, and the values of
+#: what a task fixes), but MiniGrid's of other levels.
 MISSING_CONFIG = {
     "*": {"base_path", "env_seed"},
-    "Pendulum-v1": {"version"},
-    "mujoco": {
-        "frame_stack",
-        "gymnasium_v5_render_camera",
-        "post_constraint",
-        "legacy_healthy_reward",
-        "healthy_z_min",
-        "healthy_z_max",
-        "healthy_angle_min",
-        "healthy_angle_max",
-        "healthy_state_min",
-        "healthy_state_max",
-        "velocity_min",
-        "velocity_max",
-        "contact_force_min",
-        "contact_force_max",
-        "use_contact_force",
-        "forward_reward_weight",
-        "exclude_worldbody_contact_forces",
-    },  # fmt: skip
-    "dmc": {"frame_skip", "frame_stack"},
     # EnvPool's MiniGrid pool has one config for every level generator.
     "minigrid": None,  # any
 }
@@ -69,6 +50,10 @@ CONFIG_VALUES: dict[str, Any] = {
     "max_episode_steps": {"BabyAI-GoToLocal-v0": (0, 512)},  # docs/babyai.md
     "num_rows": {"BabyAI-GoToLocal-v0": (3, 1)},
     "num_cols": {"BabyAI-GoToLocal-v0": (3, 1)},
+    # What a -v4 task runs with: gymnasium 1.x's mj_rnePostConstraint after each
+    # step and its camera (EnvPool's v4 defaults are off; docs/mujoco.md).
+    "post_constraint": {"Ant-v4": (False, True)},
+    "gymnasium_v5_render_camera": {"Ant-v4": (False, True)},
 }
 #: Spaces of another dtype or kind: ours follow gymnasium's.
 SPACE_DTYPES = {
@@ -247,8 +232,12 @@ def test_float64_box_actions_are_accepted(task: str) -> None:
     env.close()
 
 
-def test_envpools_mujoco_option_names_are_refused_by_name() -> None:
-    _specs("Ant-v4")
-    with pytest.raises(KeyError, match=r"unknown config key\(s\) \['healthy_z_min'\] for Ant-v4"):
-        envpool_x.make_spec("Ant-v4", healthy_z_min=0.2)
-    assert "healthy_z_range" in envpool_x.make_spec("Ant-v4").config_dict()
+def test_envpools_mujoco_option_names_are_taken_and_read_back() -> None:
+    """EnvPool's names of our keys (tests/families/test_envpool_option_names.py)."""
+    theirs, _ = _specs("Ant-v4")
+    ours = envpool_x.make_spec("Ant-v4", healthy_z_min=0.3)
+    assert ours.config.healthy_z_range == [0.3, 1.0]
+    assert (ours.config.healthy_z_min, ours.config.healthy_z_max) == (
+        0.3,
+        theirs.config.healthy_z_max,
+    )

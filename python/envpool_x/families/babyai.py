@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from envpool_x.families.grid_options import BABYAI_OPTIONS
+from envpool_x.families.grid_options import BABYAI_OPTIONS, GRID_ENVPOOL_NAMES
 from envpool_x.families.minigrid import BUILD_HINT, has_grid_worlds
 from envpool_x.registration import Family, FamilyMemory, KiB, declare_family, register_if_built
 from envpool_x.render.minigrid import minigrid_drawer
@@ -29,6 +29,7 @@ FAMILY = declare_family(
         renderer=minigrid_drawer,
         memory=FamilyMemory(env_resident=16 * KiB),
         options=BABYAI_OPTIONS,
+        envpool_names=GRID_ENVPOOL_NAMES,
     )
 ).name
 register = register_if_built(has_grid_worlds(), BUILD_HINT)

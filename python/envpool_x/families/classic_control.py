@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from envpool_x.envpool_names import EnvPoolNames, Fixed
 from envpool_x.options import BOOL, Float, OptionTable
 from envpool_x.registration import Family, declare_family, register, register_alias
 from envpool_x.render.classic_control import classic_drawer
@@ -23,6 +24,15 @@ CLASSIC_CONTROL_OPTIONS: dict[str, OptionTable] = {
     "Acrobot": OptionTable({}),
 }
 
+#: EnvPool's ``version`` of Pendulum (0: its Pendulum-v0's dynamics), which the
+#: id fixes (:mod:`envpool_x.envpool_names`).
+_PENDULUM_VERSION = Fixed(
+    1,
+    "Pendulum-v1 has gymnasium's Pendulum-v1 dynamics (the angle advanced with the clipped "
+    "speed); version=0 asks for EnvPool's Pendulum-v0 dynamics (old gym's: the angle advanced "
+    "with the speed before clipping), which envpool_x does not have",
+)
+
 declare_family(
     Family(
         "classic_control",
@@ -32,6 +42,7 @@ declare_family(
             "cuda": ("CartPole", "Pendulum", "MountainCar", "MountainCarContinuous", "Acrobot")
         },
         options=CLASSIC_CONTROL_OPTIONS,
+        envpool_names={"Pendulum": EnvPoolNames({"version": _PENDULUM_VERSION})},
     )
 )
 

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from envpool_x import _core
+from envpool_x.envpool_names import EnvPoolNames, Fixed, Unsupported
 from envpool_x.families.mujoco import drop_default_timer
 from envpool_x.families.option_rules import fixed_by_task_id
 from envpool_x.options import BOOL, Choice, Option, OptionTable
@@ -85,6 +86,15 @@ MODEL_FUNCTIONS: dict[str, str] = {
     "quadruped": "make_model",
     "manipulator": "make_model",
 }
+
+#: dm_control's physics steps per control step of each domain's tasks (its
+#: control timestep over the model's timestep, as the C++ envs compute it;
+#: tests/families check it against dm_control): EnvPool's ``frame_skip``.
+SUB_STEPS: dict[str, int] = {
+    "cheetah": 1, "walker": 10, "hopper": 4, "cartpole": 1, "pendulum": 1, "acrobot": 1,
+    "point_mass": 1, "reacher": 1, "ball_in_cup": 10, "finger": 2, "humanoid": 5,
+    "swimmer": 15, "fish": 10, "quadruped": 4, "manipulator": 10,
+}  # fmt: skip
 
 #: Every dm_control suite task runs this many control steps (checked against
 #: dm_control's own step limit by tests/families/test_dmc.py).
@@ -184,6 +194,33 @@ DMC_OPTIONS: dict[str, OptionTable] = {
     for domain, prefix, pool, tasks in DOMAINS
 }
 
+
+def _envpool_names(domain: str) -> EnvPoolNames:
+    """EnvPool's keys of a domain's pool: ``frame_skip`` and ``frame_stack``,
+    both fixed by dm_control's task, and ``base_path`` (:mod:`envpool_x.envpool_names`)."""
+    skip = (
+        f"frame_skip is EnvPool's name of dm_control's physics steps per control step, which "
+        f"the {domain} tasks fix ({SUB_STEPS[domain]}: their control timestep over the model's) "
+        "and envpool_x's C++ envs follow; to act less often, repeat each action k times yourself"
+    )
+    stack = (
+        "observations are one step's, as dm_control's; to stack the last k, keep them yourself "
+        "(or wrap make_gymnasium(task, num_envs=1).single_env() in "
+        "gymnasium.wrappers.FrameStackObservation)"
+    )
+    base_path = Unsupported(
+        "it is where EnvPool keeps its model files; envpool_x loads dm_control's own models "
+        "(from the installed dm-control package)"
+    )
+    return EnvPoolNames(
+        {
+            "frame_skip": Fixed(SUB_STEPS[domain], skip),
+            "frame_stack": Fixed(1, stack),
+            "base_path": base_path,
+        }
+    )
+
+
 # One env: mjData's buffer and the touched part of its arena (measured); the
 # arena is reserved at once and touched as needed.
 declare_family(
@@ -192,6 +229,7 @@ declare_family(
         renderer=_frame_drawer,
         memory=FamilyMemory(env_resident=184 * KiB, env_address=30 * MiB),
         options=DMC_OPTIONS,
+        envpool_names={pool: _envpool_names(domain) for domain, _, pool, _ in DOMAINS},
     )
 )
 

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from envpool_x import _core
+from envpool_x.envpool_names import EnvPoolNames, Unsupported
 from envpool_x.options import BOOL, Choice, Int, Ints, Option, OptionTable, Relation, ordered
 from envpool_x.registration import lookup
 
@@ -241,4 +242,27 @@ BABYAI_OPTIONS: dict[str, OptionTable] = {
         },
         (_level_keys,),
     )
+}
+
+#: The keys of EnvPool's MiniGrid config (1.2.5 and 1.2.7), one for every
+#: MiniGrid and BabyAI level: a key of it that a level here lacks does not apply
+#: to that level (:mod:`envpool_x.envpool_names`).
+ENVPOOL_GRID_KEYS = (
+    "action_kinds", "action_max", "agent_room", "agent_start_dir", "agent_start_pos",
+    "agent_view_size", "blocked", "debug", "distractors", "doors_open", "ensure_connected",
+    "env_name", "first_color", "height", "implicit_unlock", "instr_kinds", "key_in_box",
+    "locations", "locked_room_prob", "max_num_rooms", "max_room_size", "min_num_rooms",
+    "mission_bytes", "n_obstacles", "num_cols", "num_crossings", "num_dists", "num_doors",
+    "num_objs", "num_quarters", "num_rooms_visited", "num_rows", "obj_type", "objs_per_room",
+    "obstacle_type", "random_length", "room_size", "second_color", "select_by", "size",
+    "start_carrying", "strict", "strip2_row", "unblocking", "wfc_preset", "width",
+)  # fmt: skip
+_OTHER_LEVEL = Unsupported(
+    "this level does not read it (EnvPool's MiniGrid and BabyAI levels share one config with "
+    "every level's keys; each task here takes its own level's: envpool-x info <id> lists them)"
+)
+#: EnvPool's grid keys of each pool (those a level has are its own, not these).
+GRID_ENVPOOL_NAMES: dict[str, EnvPoolNames] = {
+    pool: EnvPoolNames(dict.fromkeys(ENVPOOL_GRID_KEYS, _OTHER_LEVEL))
+    for pool in (*MINIGRID_OPTIONS, *BABYAI_OPTIONS)
 }

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from envpool_x import _core
-from envpool_x.families.grid_options import MINIGRID_OPTIONS
+from envpool_x.families.grid_options import GRID_ENVPOOL_NAMES, MINIGRID_OPTIONS
 from envpool_x.registration import (
     Family,
     FamilyMemory,
@@ -33,6 +33,7 @@ FAMILY = declare_family(
         renderer=minigrid_drawer,
         memory=FamilyMemory(env_resident=4 * KiB),
         options=MINIGRID_OPTIONS,
+        envpool_names=GRID_ENVPOOL_NAMES,
     )
 ).name
 #: How to get MiniGrid and BabyAI when this build lacks them.

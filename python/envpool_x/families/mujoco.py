@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from envpool_x import _core
+from envpool_x.families.mujoco_envpool_names import MUJOCO_ENVPOOL_NAMES
 from envpool_x.families.option_rules import unused_unless
 from envpool_x.options import (
     BOOL,
@@ -182,6 +183,7 @@ declare_family(
         memory=FamilyMemory(env_resident=200 * KiB, env_address=15 * MiB),
         backends={"mujoco_warp": MUJOCO_WARP_POOLS},
         options=MUJOCO_OPTIONS,
+        envpool_names=MUJOCO_ENVPOOL_NAMES,
     )
 )
 

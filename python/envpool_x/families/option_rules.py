@@ -14,9 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-import numpy as np
-
-from envpool_x.options import Relation
+from envpool_x.options import Relation, same_value
 from envpool_x.registration import lookup
 
 
@@ -24,17 +22,6 @@ def task_defaults(task_id: str) -> dict[str, Any]:
     """The env keys of ``task_id`` with its defaults: its pool's, then its own."""
     entry = lookup(task_id)
     return {**entry.pool_class.default_config(), **entry.env_defaults}
-
-
-def same_value(a: Any, b: Any) -> bool:
-    """Whether two option values are equal, a list and a tuple (or array) of
-    the same items included (``(-1.0, 1.0)`` given for the default ``[-1.0, 1.0]``)."""
-    seq = (list, tuple, np.ndarray)
-    if isinstance(a, seq) or isinstance(b, seq):
-        if not (isinstance(a, seq) and isinstance(b, seq)) or np.ndim(a) == 0 or np.ndim(b) == 0:
-            return False
-        return len(a) == len(b) and all(same_value(x, y) for x, y in zip(a, b, strict=True))
-    return bool(a == b)
 
 
 def unused_unless(flag: str, keys: tuple[str, ...], why: str, when: bool = True) -> Relation:
