@@ -62,6 +62,17 @@ def sync_steps_spread(task: str, num_envs: int, num_threads: int, **kw) -> tuple
     return spread
 
 
+def one_task_per_pool(families: tuple[str, ...]) -> dict[str, str]:
+    """A registered task id of every pool of ``families`` (the first registered)."""
+    from envpool_x.registration import envs_by_family, lookup
+
+    tasks: dict[str, str] = {}
+    for fam in families:
+        for task_id in envs_by_family().get(fam, []):
+            tasks.setdefault(lookup(task_id).pool_name, task_id)
+    return tasks
+
+
 CLASSIC_TASKS = [
     "CartPole-v0",
     "CartPole-v1",

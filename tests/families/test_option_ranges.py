@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 import envpool_x
+from conftest import one_task_per_pool
 from envpool_x import _core
 from envpool_x.options import Option
 from envpool_x.registration import envs_by_family, family, lookup
@@ -21,16 +22,7 @@ from envpool_x.registration import envs_by_family, family, lookup
 FAMILIES = ("multi_agent", "combinatorial", "minigrid", "babyai")
 
 
-def _one_task_per_pool() -> dict[str, str]:
-    """A registered task id of every pool of FAMILIES (the first registered)."""
-    tasks: dict[str, str] = {}
-    for fam in FAMILIES:
-        for task_id in envs_by_family().get(fam, []):
-            tasks.setdefault(lookup(task_id).pool_name, task_id)
-    return tasks
-
-
-TASKS = _one_task_per_pool()
+TASKS = one_task_per_pool(FAMILIES)
 
 
 def test_every_option_of_these_families_is_declared() -> None:

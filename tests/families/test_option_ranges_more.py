@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 import envpool_x
+from conftest import one_task_per_pool
 from envpool_x import cli
 from envpool_x.options import Float, Floats, Option, OptionTable, check_options, ordered_pair
 from envpool_x.registration import USER_FAMILY, envs_by_family, lookup
@@ -28,16 +29,7 @@ def _env_keys(task_id: str) -> set[str]:
     return set(entry.pool_class.default_config()) | set(entry.env_defaults)
 
 
-def _one_task_per_pool() -> dict[str, str]:
-    """A registered task id of every pool of FAMILIES (the first registered)."""
-    tasks: dict[str, str] = {}
-    for fam in FAMILIES:
-        for task_id in envs_by_family().get(fam, []):
-            tasks.setdefault(lookup(task_id).pool_name, task_id)
-    return tasks
-
-
-TASKS = _one_task_per_pool()
+TASKS = one_task_per_pool(FAMILIES)
 
 
 def test_every_registered_task_declares_every_env_key() -> None:
