@@ -49,12 +49,13 @@ declare_family(
 register("CartPole-v0", "CartPole", "classic_control", 200, 195.0)
 register("CartPole-v1", "CartPole", "classic_control", 500, 475.0)
 register("Pendulum-v1", "Pendulum", "classic_control", 200)
-# EnvPool 1.2.7's Pendulum-v0: the same env as its Pendulum-v1 (its `version`
-# key changes nothing a step shows); here gymnasium 1.4's dynamics, as Pendulum-v1.
-register("Pendulum-v0", "Pendulum", "classic_control", 200)
 register("MountainCar-v0", "MountainCar", "classic_control", 200, -110.0)
 register("MountainCarContinuous-v0", "MountainCarContinuous", "classic_control", 999, 90.0)
 register("Acrobot-v1", "Acrobot", "classic_control", 500, -100.0)
+# EnvPool 1.2.7's Pendulum-v0, listed after gymnasium's ids: the same env as its
+# Pendulum-v1 (its `version` key changes nothing a step shows); here gymnasium
+# 1.4's dynamics, as Pendulum-v1.
+register("Pendulum-v0", "Pendulum", "classic_control", 200)
 
 # gymnasium's functional (jax) ids, as EnvPool 1.2.7 accepts them: other names
 # of the classic ids (docs/classic_control.md says where gymnasium's own differ).
