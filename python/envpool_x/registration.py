@@ -35,6 +35,10 @@ class FamilyMemory:
             in observations' worth (Atari's frame stack).
         pool_resident: ``env_resident`` of the envs of the family that differ,
             by pool name.
+        config_extra: given a pool name and an env config, the (resident,
+            address space) bytes one env takes beyond the above because of that
+            config (MuJoCo: a model of the user's own, with a larger arena);
+            None: the config changes nothing.
     """
 
     env_resident: int = 0
@@ -42,10 +46,18 @@ class FamilyMemory:
     env_reserved: int = 0
     heap_observations: int = 0
     pool_resident: Mapping[str, int] = field(default_factory=dict)
+    config_extra: Callable[[str, Mapping[str, Any]], tuple[int, int]] | None = None
 
     def resident(self, pool_name: str) -> int:
         """Bytes one env of ``pool_name`` touches beyond sizeof(Env)."""
         return self.pool_resident.get(pool_name, self.env_resident)
+
+    def extra(self, pool_name: str, config: Mapping[str, Any]) -> tuple[int, int]:
+        """(resident, address space) bytes one env adds for ``config`` (:attr:`config_extra`)."""
+        if self.config_extra is None:
+            return 0, 0
+        resident, address = self.config_extra(pool_name, config)
+        return int(resident), int(address)
 
 
 @dataclass(frozen=True)

@@ -82,8 +82,11 @@ class CpuBackend:
         pool_rows = n if b == n else b * (-(-n // b) + 1)
         heap = family.heap_observations * memory.observation_bytes(spec)
         heap += memory.task_env_bytes(spec)
-        env_res = int(sizes["env"]) + family.resident(spec.entry.pool_name) + heap
-        env_addr = max(env_res + family.env_reserved, int(sizes["env"]) + family.env_address)
+        extra_res, extra_addr = family.extra(spec.entry.pool_name, spec.env_config)
+        env_res = int(sizes["env"]) + family.resident(spec.entry.pool_name) + heap + extra_res
+        env_addr = max(
+            env_res + family.env_reserved, int(sizes["env"]) + family.env_address + extra_addr
+        )
         # Expensive envs are built on the side (std::optional<Env>, an error slot) first.
         build = 0 if sizes["cheap"] else int(sizes["env"]) + 16
         seeds = PY_SEED if spec.env_seeds is not None else 0

@@ -22,6 +22,7 @@ import numpy as np
 
 from envpool_x import _core
 from envpool_x.families.mujoco_envpool_names import MUJOCO_ENVPOOL_NAMES
+from envpool_x.families.mujoco_memory import model_extra
 from envpool_x.families.option_rules import unused_unless
 from envpool_x.options import (
     BOOL,
@@ -174,13 +175,25 @@ MUJOCO_OPTIONS: dict[str, OptionTable] = (
     else {}
 )
 
+#: The stock model file of each pool (a user's xml_file is measured against it).
+STOCK_MODELS = {
+    f"{name}V{v}": xml
+    for name, xml_v4, xml_v5, *_ in _TASKS
+    for v, xml in ((4, xml_v4), (5, xml_v5))
+}
+
 # One env: mjData's buffer and the touched part of its arena (measured); the
-# arena (6-15 MB) is reserved at once and touched as needed.
+# arena (6-15 MB) is reserved at once and touched as needed. A model of the
+# user's own adds its difference (families/mujoco_memory.py).
 declare_family(
     Family(
         "mujoco",
         renderer=mujoco_drawer,
-        memory=FamilyMemory(env_resident=200 * KiB, env_address=15 * MiB),
+        memory=FamilyMemory(
+            env_resident=200 * KiB,
+            env_address=15 * MiB,
+            config_extra=model_extra(STOCK_MODELS, lambda name: expand_model_path(name)),
+        ),
         backends={"mujoco_warp": MUJOCO_WARP_POOLS},
         options=MUJOCO_OPTIONS,
         envpool_names=MUJOCO_ENVPOOL_NAMES,

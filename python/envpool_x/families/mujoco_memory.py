@@ -1,0 +1,55 @@
+"""What a MuJoCo env's own model adds to the memory check.
+
+The family's declared per-env bytes (``FamilyMemory`` in families/mujoco.py)
+were measured with gymnasium's models. A model of the user's own
+(``xml_file=``) can need far more: each env has its own ``mjData``, whose
+buffer grows with the model and whose arena (``<size memory=...>``, reserved
+at once, touched as the solver needs it) can be any size. The difference
+from the task's stock model is added per env, so that a pool of a large model
+is refused before it is built, with numbers, instead of failing halfway.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from collections.abc import Callable, Mapping
+from typing import Any
+
+
+@functools.lru_cache(maxsize=32)
+def _data_bytes(path: str, mtime_ns: int, size: int) -> tuple[int, int]:
+    """(buffer, arena) bytes of one ``mjData`` of the model at ``path`` (the
+    file's mtime and size key the cache, so an edited model is read again)."""
+    import mujoco
+
+    model = mujoco.MjModel.from_xml_path(path)
+    data = mujoco.MjData(model)
+    return int(data.nbuffer), int(model.narena)
+
+
+def data_bytes(path: str) -> tuple[int, int]:
+    """(buffer, arena) bytes of one ``mjData`` of the model file ``path``."""
+    st = os.stat(path)
+    return _data_bytes(os.path.abspath(path), st.st_mtime_ns, st.st_size)
+
+
+def model_extra(
+    stock: Mapping[str, str], expand: Callable[[str], str]
+) -> Callable[[str, Mapping[str, Any]], tuple[int, int]]:
+    """The family's ``config_extra``: given a pool's stock model file name
+    (``stock``, by pool name) and the rule that turns a name into a path
+    (``expand``), the (resident, address space) bytes one env of a config
+    takes beyond its stock model's (never negative)."""
+
+    def extra(pool_name: str, config: Mapping[str, Any]) -> tuple[int, int]:
+        path = os.path.abspath(str(config["xml_file"]))
+        default = expand(stock[pool_name])
+        if path == default:
+            return 0, 0
+        buffer, arena = data_bytes(path)
+        stock_buffer, stock_arena = data_bytes(default)
+        resident = max(0, buffer - stock_buffer)
+        return resident, max(0, buffer + arena - stock_buffer - stock_arena)
+
+    return extra
