@@ -29,6 +29,9 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 from envpool_x import bench  # noqa: E402
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from results_file import write_section  # noqa: E402  (the other benchmarks import it from here)
+
 
 def version(pkg: str) -> str:
     try:
@@ -277,20 +280,6 @@ def paired_times(a: bench.Runner, b: bench.Runner) -> str:
     """``a``'s rate over ``b``'s, paired round by round: "1.23x (1.20-1.26)"."""
     mid, lo, hi = bench.paired_ratio(a, b)
     return f"{mid:.2f}x ({lo:.2f}-{hi:.2f})"
-
-
-def write_section(path: Path, section: str, body: str) -> None:
-    """Replace (or append) one section of the results file, keeping the others."""
-    begin, end = f"<!-- begin: {section} -->", f"<!-- end: {section} -->"
-    text = path.read_text() if path.exists() else "# Benchmark results\n"
-    block = f"{begin}\n{body}{end}\n"
-    if begin in text and end in text:
-        before, rest = text.split(begin, 1)
-        after = rest.split(end, 1)[1].lstrip("\n")
-        text = before + block + ("\n" + after if after else "")
-    else:
-        text = text.rstrip("\n") + "\n\n" + block
-    path.write_text(text)
 
 
 if __name__ == "__main__":

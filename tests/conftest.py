@@ -73,6 +73,21 @@ def one_task_per_pool(families: tuple[str, ...]) -> dict[str, str]:
     return tasks
 
 
+def bad_option_cases(tasks: dict[str, str], bad_values) -> list[tuple]:  # type: ignore[no-untyped-def]
+    """(task id, key, bad value, exception) for every declared option of each
+    pool's task in ``tasks`` (pool -> task id), with ``bad_values(option)``
+    giving the (value, exception) pairs to try."""
+    from envpool_x.registration import lookup
+
+    cases = []
+    for pool, task_id in tasks.items():
+        table = lookup(task_id).declaration.option_table(pool)
+        assert table is not None, f"{pool} declares no options"
+        for key, option in table.options.items():
+            cases += [(task_id, key, value, exc) for value, exc in bad_values(option)]
+    return cases
+
+
 CLASSIC_TASKS = [
     "CartPole-v0",
     "CartPole-v1",

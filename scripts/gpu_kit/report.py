@@ -7,12 +7,17 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 import tarfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from gpu_kit import steps
+
+# The one writer of RESULTS.md's marked sections (benchmarks/results_file.py).
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+from results_file import write_section  # noqa: E402
 
 RUN_SECTION = "GPU kit run"
 
@@ -171,21 +176,6 @@ def sections(text: str) -> dict[str, str]:
     """Marked sections of a results file: name -> body (without the markers)."""
     pattern = re.compile(r"<!-- begin: (.*?) -->\n(.*?)<!-- end: \1 -->", re.S)
     return {m.group(1): m.group(2) for m in pattern.finditer(text)}
-
-
-def write_section(path: Path, name: str, body: str) -> None:
-    """Replace (or append) one marked section of a results file, keeping the
-    others (as benchmarks/bench_classic.py's write_section does)."""
-    begin, end = f"<!-- begin: {name} -->", f"<!-- end: {name} -->"
-    text = path.read_text() if path.exists() else "# Benchmark results\n"
-    block = f"{begin}\n{body}{end}\n"
-    if begin in text and end in text:
-        before, rest = text.split(begin, 1)
-        after = rest.split(end, 1)[1].lstrip("\n")
-        text = before + block + ("\n" + after if after else "")
-    else:
-        text = text.rstrip("\n") + "\n\n" + block
-    path.write_text(text)
 
 
 def merge(results: Path, target: Path, names: list[str] | None = None) -> list[str]:

@@ -5,19 +5,11 @@ with sticky actions, and the Pong-v5 pool of 100 envs, sync and async."""
 from __future__ import annotations
 
 import numpy as np
-import pytest
-from atari_helpers import make
+from atari_helpers import make, require_atari_and_oracles
 
 import envpool_x
-from envpool_x.families import atari
 
-if not atari.has_atari():
-    pytest.skip(
-        "envpool_x was built without the Atari family (ENVPOOL_X_ATARI=OFF)",
-        allow_module_level=True,
-    )
-pytest.importorskip("ale_py", reason="the Atari oracle needs ale-py (the [test] extra)")
-pytest.importorskip("cv2", reason="the resize oracle needs opencv-python-headless")
+require_atari_and_oracles()
 
 
 def test_reward_clip_keeps_raw_reward_in_info() -> None:

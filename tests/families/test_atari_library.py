@@ -10,17 +10,12 @@ import sys
 import textwrap
 
 import pytest
+from atari_helpers import require_atari_and_oracles
 
 from envpool_x import _core
 from envpool_x.families import atari
 
-if not atari.has_atari():
-    pytest.skip(
-        "envpool_x was built without the Atari family (ENVPOOL_X_ATARI=OFF)",
-        allow_module_level=True,
-    )
-pytest.importorskip("ale_py", reason="the Atari oracle needs ale-py (the [test] extra)")
-pytest.importorskip("cv2", reason="the resize oracle needs opencv-python-headless")
+require_atari_and_oracles()
 
 
 def test_module_exports_only_its_entry_point() -> None:

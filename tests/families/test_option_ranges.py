@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import envpool_x
-from conftest import one_task_per_pool
+from conftest import bad_option_cases, one_task_per_pool
 from envpool_x import _core
 from envpool_x.options import Option
 from envpool_x.registration import envs_by_family, family, lookup
@@ -62,12 +62,7 @@ def _bad_values(option: Option) -> list[tuple[Any, type[Exception]]]:
     return bad
 
 
-CASES = [
-    (task_id, key, value, exc)
-    for pool, task_id in TASKS.items()
-    for key, option in lookup(task_id).declaration.option_table(pool).options.items()  # type: ignore[union-attr]
-    for value, exc in _bad_values(option)
-]
+CASES = bad_option_cases(TASKS, _bad_values)
 
 
 @pytest.mark.parametrize(("task_id", "key", "value", "exc"), CASES, ids=repr)

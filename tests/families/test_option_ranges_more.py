@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 import envpool_x
-from conftest import one_task_per_pool
+from conftest import bad_option_cases, one_task_per_pool
 from envpool_x import cli
 from envpool_x.options import Float, Floats, Option, OptionTable, check_options, ordered_pair
 from envpool_x.registration import USER_FAMILY, envs_by_family, lookup
@@ -91,12 +91,7 @@ def _bad_values(option: Option) -> list[tuple[Any, type[Exception]]]:
     return bad
 
 
-CASES = [
-    (task_id, key, value, exc)
-    for pool, task_id in TASKS.items()
-    for key, option in lookup(task_id).declaration.option_table(pool).options.items()  # type: ignore[union-attr]
-    for value, exc in _bad_values(option)
-]
+CASES = bad_option_cases(TASKS, _bad_values)
 
 
 def test_the_cases_reach_every_family() -> None:
