@@ -303,12 +303,14 @@ class PoolBase : public Scheduler {
   }
 
   void CheckIdleOne(int32_t id, bool stepping) const {
-    // states_[id].done was written by the worker before this env's result
-    // was received, so reading it here is ordered after that write.
-    bool busy = in_flight_.busy(id);
-    bool bad_step = stepping && (!in_flight_.started(id) ||
-                                 StepOfFinishedEnvRefused(states_[id].done, opt_.autoreset));
-    if (busy || bad_step) ThrowNotIdle(id, stepping);
+    // Busy first: a worker may be writing an in-flight env's state. For an
+    // idle env, states_[id].done was written before its result was received,
+    // so reading it here is ordered after that write.
+    if (in_flight_.busy(id)) ThrowNotIdle(id, stepping);
+    if (stepping && (!in_flight_.started(id) ||
+                     StepOfFinishedEnvRefused(states_[id].done, opt_.autoreset))) {
+      ThrowNotIdle(id, stepping);
+    }
   }
 
   [[noreturn, gnu::noinline, gnu::cold]] void ThrowNotIdle(int32_t id, bool stepping) const {

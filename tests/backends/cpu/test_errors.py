@@ -183,6 +183,30 @@ def test_send_to_env_in_flight():
     env.close()
 
 
+@pytest.mark.parametrize("autoreset_mode", ["next_step", "disabled"])
+def test_send_to_env_in_flight_after_its_worker_ran(autoreset_mode):
+    """The check must not read an in-flight env's state: its worker may be
+    writing it. The sleep lets the workers finish first, so that under
+    ThreadSanitizer (scripts/sanitize_python.sh) such a read is a race every
+    time, not only when the timing happens to overlap."""
+    env = envpool_x.make_gymnasium(
+        "CartPole-v1", num_envs=4, batch_size=2, num_threads=2, autoreset_mode=autoreset_mode
+    )
+    for _ in range(3):
+        env.async_reset()
+        time.sleep(0.02)
+        for i in range(4):
+            with pytest.raises(RuntimeError, match="already has work in flight"):
+                env.send(np.zeros(1, dtype=np.int32), env_id=[i])
+        assert sorted(env.recv()[4]["env_id"].tolist() + env.recv()[4]["env_id"].tolist()) == [
+            0,
+            1,
+            2,
+            3,
+        ]
+    env.close()
+
+
 def test_recv_with_nothing_in_flight(cartpole):
     with pytest.raises(RuntimeError, match="recv\\(\\) with nothing in flight"):
         cartpole.recv()
