@@ -109,7 +109,47 @@ def envpool_runner(task: str, num_envs: int, batch_size: int, num_threads: int) 
     env = envpool.make_gymnasium(
         task, num_envs=num_envs, batch_size=batch_size, num_threads=num_threads
     )
-    return _pool_runner(env, num_envs, batch_size, "envpool")
+    return _pool_runner(env, num_envs, batch_size, f"envpool {envpool_version()}")
+
+
+#: The newest EnvPool release, and the oldest CPython its wheels are built for.
+NEWEST_ENVPOOL = "1.2.7"
+NEWEST_ENVPOOL_PYTHON = (3, 12)
+
+
+def envpool_version() -> str:
+    """The installed EnvPool's version ("" when it is not installed)."""
+    from importlib import metadata
+
+    try:
+        return metadata.version("envpool")
+    except metadata.PackageNotFoundError:
+        return ""
+
+
+def peer_note(python: tuple[int, int] | None = None) -> str | None:
+    """What a reader of a comparison with EnvPool should know: that no EnvPool
+    is installed, or that an older one ran because this Python cannot install
+    the newest (EnvPool 1.2.7 ships wheels for CPython 3.12+ only). None when
+    the newest ran."""
+    import sys
+
+    python = python or (sys.version_info.major, sys.version_info.minor)
+    have = envpool_version()
+    how = (
+        f"to compare against EnvPool {NEWEST_ENVPOOL}, use Python "
+        f"{NEWEST_ENVPOOL_PYTHON[0]}.{NEWEST_ENVPOOL_PYTHON[1]}+: python3.12 -m venv .venv312 && "
+        '. .venv312/bin/activate && pip install ".[bench]" (docs/benchmarks.md)'
+    )
+    if not have:
+        return 'no EnvPool installed (pip install ".[bench]" installs the peer)'
+    if have == NEWEST_ENVPOOL:
+        return None
+    if python < NEWEST_ENVPOOL_PYTHON:
+        py = f"{python[0]}.{python[1]}"
+        return f"EnvPool {have} ran: the newest this Python {py} installs; {how}"
+    newest = NEWEST_ENVPOOL
+    return f"EnvPool {have} ran, not the newest ({newest}): pip install envpool=={newest}"
 
 
 def sync_step_loop(env: Any, num_envs: int, acts: list[np.ndarray]) -> Callable[[int], int]:

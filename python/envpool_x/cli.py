@@ -119,6 +119,9 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     print(f"{'runner':<32} {'steps/s':>14} {'envpool_x / runner':>20}")
     for r in runners:
         print(f"{r.name:<32} {r.steps_per_s:>14,.0f} {ours / r.steps_per_s:>19.2f}x")
+    note = None if args.no_peers else bench.peer_note()
+    if note:
+        print(f"note: {note}", file=sys.stderr)
     return 0
 
 

@@ -8,17 +8,18 @@ import re
 import shutil
 import subprocess
 import sys
+from importlib import metadata
 
 import pytest
 
 import envpool_x
 from conftest import CLASSIC_TASKS
-from envpool_x import cli
+from envpool_x import bench, cli
 
 CLASSIC = CLASSIC_TASKS
 
 # A table row: name, steps/s with thousands separators, ratio such as "1.00x".
-ROW = re.compile(r"^(\S+)\s+([\d,]+)\s+(\d+\.\d\d)x$")
+ROW = re.compile(r"^(.+?)\s+([\d,]+)\s+(\d+\.\d\d)x$")
 
 
 def run_module(*args: str) -> subprocess.CompletedProcess[str]:
@@ -164,7 +165,10 @@ def test_bench_with_peers_via_module():
     assert gym_rows, rows
     assert "gymnasium[sync]" in rows
     if importlib.util.find_spec("envpool") is not None:
-        assert "envpool" in rows
+        # The peer's row names the EnvPool version that ran.
+        assert f"envpool {metadata.version('envpool')}" in rows
+    note = bench.peer_note()
+    assert (note is None) == ("note:" not in proc.stderr)
     assert "precision lowered" not in proc.stderr  # the peer's gymnasium warnings
     ours = rows["envpool_x"][0]
     for _name, (rate, ratio) in rows.items():
@@ -252,3 +256,22 @@ def test_raw_runner_with_threads_runs_that_many_loops():
     assert len(pair.own_rates) == 1 and pair.own_rates[0] > 0
     with pytest.raises(ValueError, match="threads must be >= 1"):
         bench.raw_runner("CartPole-v1", 1, threads=0)
+
+
+@pytest.mark.parametrize(
+    ("installed", "python", "expected"),
+    [
+        ("1.2.7", (3, 12), None),
+        ("1.2.5", (3, 11), "newest this Python 3.11 installs"),
+        ("1.2.5", (3, 12), "pip install envpool==1.2.7"),
+        ("", (3, 11), "no EnvPool installed"),
+    ],
+)
+def test_peer_note_says_which_envpool_ran(monkeypatch, installed, python, expected):
+    """The bench says when the peer is not the newest EnvPool, and how to get it."""
+    monkeypatch.setattr(bench, "envpool_version", lambda: installed)
+    note = bench.peer_note(python)
+    if expected is None:
+        assert note is None
+    else:
+        assert note is not None and expected in note
