@@ -107,6 +107,15 @@ class Unsupported:
 
 Entry = Alias | Fixed | Unsupported
 
+#: EnvPool's keys that every task of its takes; a family's own entry wins.
+COMMON_ENTRIES: Mapping[str, Entry] = {
+    "base_path": Unsupported(
+        "it is the folder of EnvPool's installed files (ROMs, models); envpool_x's tasks read "
+        "theirs from the packages that ship them (ale-py's ROMs, gymnasium's and dm-control's "
+        "models), so leave it out (a model of your own: the MuJoCo tasks' xml_file)"
+    ),
+}
+
 
 @dataclass(frozen=True)
 class EnvPoolNames:
@@ -120,9 +129,10 @@ class EnvPoolNames:
         Raises:
             KeyError: an :class:`Unsupported` key, saying why.
         """
-        theirs = {k: v for k, v in config.items() if k in self.entries and k not in own}
+        entries = {**COMMON_ENTRIES, **self.entries}
+        theirs = {k: v for k, v in config.items() if k in entries and k not in own}
         for key in theirs:
-            entry = self.entries[key]
+            entry = entries[key]
             if isinstance(entry, Unsupported):
                 raise KeyError(
                     f"{task_id}: {key!r} is an EnvPool config key that does not apply here: "

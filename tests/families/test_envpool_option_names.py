@@ -282,6 +282,19 @@ def test_base_path_says_to_give_xml_file() -> None:
         envpool_x.make_spec("Hopper-v5", base_path="/opt/envpool_assets")
 
 
+@pytest.mark.parametrize(
+    "task",
+    ["CartPole-v1", "FrozenLake-v1", "Pong-v5", "MiniGrid-Empty-5x5-v0", "LunarLander-v3",
+     "MaxCut-v0", "TagGridworld-v0"],
+)  # fmt: skip
+def test_base_path_of_the_other_families_says_why(task: str) -> None:
+    """EnvPool gives every task a base_path; here only MuJoCo and DMC say more."""
+    if task not in envpool_x.list_all_envs():
+        pytest.skip(f"{task} is not in this build")
+    with pytest.raises(KeyError, match="'base_path' is an EnvPool config key.*leave it out"):
+        envpool_x.make_spec(task, base_path="/opt/envpool")
+
+
 @needs_grid
 def test_a_key_of_another_grid_level_does_not_apply() -> None:
     cases = [
