@@ -87,10 +87,18 @@ def _actions(space: Any, n: int, count: int, seed: int = 0) -> list[np.ndarray]:
 
 
 def envpool_x_runner(
-    task: str, num_envs: int, batch_size: int, num_threads: int, name: str = "envpool_x"
+    task: str,
+    num_envs: int,
+    batch_size: int,
+    num_threads: int,
+    name: str = "envpool_x",
+    **config: Any,
 ) -> Runner:
-    """Our pool, sync (batch_size == num_envs) or async (send/recv)."""
-    env = make_gymnasium(task, num_envs=num_envs, batch_size=batch_size, num_threads=num_threads)
+    """Our pool, sync (batch_size == num_envs) or async (send/recv); ``config``:
+    more of the task's options."""
+    env = make_gymnasium(
+        task, num_envs=num_envs, batch_size=batch_size, num_threads=num_threads, **config
+    )
     return _pool_runner(env, num_envs, batch_size, name)
 
 
