@@ -257,7 +257,16 @@ def test_bad_reset_options(cartpole):
     still_works(cartpole)
 
 
-def test_ctrl_c_interrupts_blocking_recv():
+@pytest.fixture
+def python_sigint_handler():
+    """Python's own SIGINT handler (KeyboardInterrupt) for the test: a library
+    imported by an earlier test may have replaced or ignored it."""
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, before)
+
+
+def test_ctrl_c_interrupts_blocking_recv(python_sigint_handler):
     # One env that stalls 3 s per step: recv blocks until Ctrl-C arrives.
     env = envpool_x.make_gymnasium("FaultInjection-v0", num_envs=1, stall_ms=3000)
     env.reset()

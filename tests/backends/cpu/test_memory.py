@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import resource
 import subprocess
 import sys
 import textwrap
@@ -95,14 +96,25 @@ def test_estimate_is_within_25_percent_of_the_rss_growth(task: str, n: int) -> N
 # Runs `code` in a child whose address space is capped at `limit` bytes, so
 # that a regression (a pool that allocates after all) cannot take the machine
 # down; prints what the code prints.
-def _under_rlimit(code: str, limit: int = 4 << 30, **env: str) -> str:
+def _under_rlimit(code: str, limit: int = 4 << 30, stack: int | None = None, **env: str) -> str:
+    """Run ``code`` in a fresh interpreter under an address-space limit.
+
+    ``stack``: the stack size of the threads it starts (glibc takes a new
+    thread's default stack size from RLIMIT_STACK when the process starts)."""
     prelude = f"import resource\nresource.setrlimit(resource.RLIMIT_AS, ({limit}, {limit}))\n"
+
+    def set_stack() -> None:
+        resource.setrlimit(
+            resource.RLIMIT_STACK, (stack, resource.getrlimit(resource.RLIMIT_STACK)[1])
+        )
+
     out = subprocess.run(
         [sys.executable, "-c", prelude + textwrap.dedent(code)],
         capture_output=True,
         text=True,
         timeout=300,
         env={**os.environ, **env},
+        preexec_fn=set_stack if stack else None,
     )
     assert out.returncode == 0, f"rc={out.returncode}\n{out.stdout}\n{out.stderr[-3000:]}"
     return out.stdout
@@ -185,6 +197,8 @@ def test_an_allocation_that_fails_anyway_is_memory_error_and_leaks_no_thread() -
         out = _under_rlimit(
             f"""
             import os, envpool_x
+            # The task's model compiled first: MuJoCo's compiler may keep threads of its own.
+            envpool_x.make_gymnasium({task!r}, num_envs=1, num_threads=1).close()
             before = len(os.listdir("/proc/self/task"))
             for n in (10**8, 2 * 10**7):
                 try:
@@ -238,19 +252,23 @@ def test_a_thread_that_cannot_start_is_memory_error_and_the_others_are_joined() 
     # Builder threads (Ant: envs are built on num_threads threads) and workers
     # (CartPole) that cannot get a stack: before, the started ones were left
     # joinable and the process aborted ("terminate called without an active
-    # exception").
+    # exception"). Stacks of 512 MiB and a limit 1.25 GiB above what the process
+    # maps: the third thread finds no room for its stack, while 256 MiB stay for
+    # everything else (with 8 MiB stacks the limit leaves almost nothing, and
+    # glibc aborts a started thread whose first use of thread-local data finds
+    # no memory: "cannot allocate memory for thread-local data").
     tasks = [t for t in ("Ant-v5", "CartPole-v1") if t in envpool_x.list_all_envs()]
     out = _under_rlimit(
         f"""
         import os, resource, warnings, envpool_x
         warnings.simplefilter("ignore")
         # Keeps Ant's compiled model cached: MuJoCo's compiler starts threads of its own.
-        keep = envpool_x.make_gymnasium("CartPole-v1", num_envs=2)
-        keep_ant = [envpool_x.make_gymnasium(t, num_envs=2) for t in {tasks!r}]
+        keep = envpool_x.make_gymnasium("CartPole-v1", num_envs=2, num_threads=1)
+        keep_ant = [envpool_x.make_gymnasium(t, num_envs=2, num_threads=1) for t in {tasks!r}]
         before = len(os.listdir("/proc/self/task"))
         vm = next(int(l.split()[1]) for l in open("/proc/self/status") if l.startswith("VmSize"))
         soft, hard = resource.getrlimit(resource.RLIMIT_AS)
-        resource.setrlimit(resource.RLIMIT_AS, (vm * 1024 + (300 << 20), hard))
+        resource.setrlimit(resource.RLIMIT_AS, (vm * 1024 + (1280 << 20), hard))
         for task in {tasks!r}:
             try:
                 envpool_x.make_gymnasium(task, num_envs=256, num_threads=256, check_memory=False)
@@ -262,7 +280,9 @@ def test_a_thread_that_cannot_start_is_memory_error_and_the_others_are_joined() 
         env.reset(); env.step([0, 1, 0, 1]); env.close()
         print("threads left", len(os.listdir("/proc/self/task")) - before)
         """,
-        limit=16 << 30,
+        limit=64 << 30,
+        stack=512 << 20,
+        OPENBLAS_NUM_THREADS="1",
     )
     assert out.count("MemoryError: could not start a thread") == len(tasks), out
     assert "threads left 0\n" in out, out
