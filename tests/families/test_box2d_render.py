@@ -10,8 +10,8 @@ reset and after every step, across an episode's end and the next reset.
 The bound: frames are asserted identical, every pixel and channel. Antialiased
 pygame polygons usually only come close, but here each primitive reproduces
 pygame's integer and float arithmetic, and we measured no differing pixel over
-every frame these tests draw (and the slow ones: about 4,000 frames, scrolls up
-to 18 m, up to 11 live particles), so any looser bound would only hide a
+every frame these tests draw (1,100 frames; with the slow ones 6,700, scrolls up
+to 30 m, up to 13 live particles), so any looser bound would only hide a
 regression. On a mismatch the message gives the share of differing pixels
 and of the non-background mask (the bodies) that moved, to tell a
 rasterisation slip from a wrong camera, colour or body.
