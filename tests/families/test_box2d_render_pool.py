@@ -112,6 +112,12 @@ def test_exhaust_particles_follow_render_mode() -> None:
     assert red > 0
     with pytest.raises(ValueError, match="exhaust_particles is set from render_mode"):
         envpool_x.make_gymnasium("LunarLander-v3", num_envs=1, exhaust_particles=True)
+    with pytest.raises(ValueError, match="exhaust_particles is set from render_mode"):
+        envpool_x.make_gymnasium(
+            "LunarLander-v3", num_envs=1, render_mode="rgb_array", exhaust_particles=False
+        )
+    # The value render_mode implies stays accepted, as every key's default given again.
+    envpool_x.make_gymnasium("LunarLander-v3", num_envs=1, exhaust_particles=False)
 
 
 def test_render_modes_as_other_families(monkeypatch: pytest.MonkeyPatch) -> None:

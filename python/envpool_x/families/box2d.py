@@ -8,11 +8,12 @@ on (the default); docs/box2d.md lists the keys and the differences.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from envpool_x import _core
 from envpool_x.families.option_rules import unused_unless
-from envpool_x.options import BOOL, Float, OptionTable
+from envpool_x.options import BOOL, Float, Option, OptionTable
 from envpool_x.registration import (
     Family,
     FamilyMemory,
@@ -21,6 +22,21 @@ from envpool_x.registration import (
     note_not_built,
     register,
 )
+
+
+def _particles_follow_render_mode(
+    task_id: str, config: Mapping[str, Any], given: frozenset[str]
+) -> None:
+    """A relation: ``exhaust_particles``, set from render_mode, given by hand only
+    with the value render_mode implies."""
+    wanted = config.get("render_mode") is not None
+    if "exhaust_particles" in given and bool(config["exhaust_particles"]) != wanted:
+        raise ValueError(
+            f"{task_id}: exhaust_particles is set from render_mode (gymnasium makes "
+            "LunarLander's exhaust particles only when it renders): give "
+            "render_mode='rgb_array' or 'human' to have them, None not to"
+        )
+
 
 #: The declared options of each pool. gymnasium asserts -12 < gravity < 0 and
 #: only warns outside wind_power 0..20 and turbulence_power 0..2: those are
@@ -34,7 +50,7 @@ BOX2D_OPTIONS: dict[str, OptionTable] = {
         {
             "continuous": BOOL,
             "enable_wind": BOOL,
-            "exhaust_particles": BOOL,
+            "exhaust_particles": Option("bool", note="set from render_mode"),
             "gravity": Float(-12, 0, exclusive=(True, True)),
             "turbulence_power": Float(0, note="the largest rotational wind"),
             "wind_power": Float(0, note="the largest linear wind"),
@@ -45,7 +61,7 @@ BOX2D_OPTIONS: dict[str, OptionTable] = {
                 ("wind_power", "turbulence_power"),
                 "the wind blows only with enable_wind=True",
             ),
-            lambda task_id, config, given: _not_given("exhaust_particles", task_id, given),
+            _particles_follow_render_mode,
         ),
     ),
     "BipedalWalker": OptionTable({"hardcore": BOOL}),
@@ -59,15 +75,6 @@ BOX2D_OPTIONS: dict[str, OptionTable] = {
         }
     ),
 }
-
-
-def _not_given(key: str, task_id: str, given: frozenset[str]) -> None:
-    """A relation: ``key`` is set from render_mode, never by the user."""
-    if key in given:
-        raise ValueError(
-            f"{task_id}: {key} is set from render_mode (gymnasium makes LunarLander's exhaust "
-            "particles only when it renders): give render_mode='rgb_array' or 'human' instead"
-        )
 
 
 def _particles_from_render_mode(config: dict[str, Any]) -> None:
