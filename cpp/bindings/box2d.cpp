@@ -37,13 +37,13 @@ void BindBox2d(py::module_& m) {
   // Test hook: LunarLanderSim fed with given draws (tests/families/test_box2d_lunar.py).
   py::class_<LunarLanderSim>(m, "LunarLanderSim")
       .def(py::init([](bool continuous, double gravity, bool enable_wind, double wind_power,
-                       double turbulence_power) {
-             box2d::LunarLanderParams p{continuous, gravity, enable_wind, wind_power,
-                                        turbulence_power};
+                       double turbulence_power, bool particles) {
+             box2d::LunarLanderParams p{continuous, gravity,          enable_wind,
+                                        wind_power, turbulence_power, particles};
              return std::make_unique<LunarLanderSim>(p);
            }),
            py::arg("continuous"), py::arg("gravity"), py::arg("enable_wind"), py::arg("wind_power"),
-           py::arg("turbulence_power"))
+           py::arg("turbulence_power"), py::arg("particles") = false)
       .def(
           "build",
           [](LunarLanderSim& sim, const std::array<double, 12>& heights, double fx, double fy,
@@ -64,7 +64,23 @@ void BindBox2d(py::module_& m) {
           },
           py::arg("action"), py::arg("d0"), py::arg("d1"))
       .def("bodies",
-           [](const LunarLanderSim& sim) { return Built(sim, "LunarLanderSim").Bodies(); });
+           [](const LunarLanderSim& sim) { return Built(sim, "LunarLanderSim").Bodies(); })
+      .def("particles",
+           [](const LunarLanderSim& sim) {
+             // x, y, ttl of each exhaust particle, oldest first.
+             std::vector<std::array<double, 3>> out;
+             for (const LunarLanderSim::Particle& q : Built(sim, "LunarLanderSim").particles()) {
+               const b2Vec2 p = q.body->GetPosition();
+               out.push_back({p.x, p.y, q.ttl});
+             }
+             return out;
+           })
+      .def("render", [](const LunarLanderSim& sim) {
+        py::array_t<uint8_t> rgb(
+            {box2d::LunarLanderRenderer::kH, box2d::LunarLanderRenderer::kW, 3});
+        box2d::LunarLanderRenderer::Draw(Built(sim, "LunarLanderSim"), rgb.mutable_data());
+        return rgb;
+      });
 
   // Test hook: BipedalWalkerSim replaying gymnasium's draws (tests/families/test_box2d_walker.py).
   using box2d::BipedalWalkerSim;
@@ -90,7 +106,13 @@ void BindBox2d(py::module_& m) {
             return std::make_tuple(obs, reward, terminated);
           },
           py::arg("action"))
-      .def("terrain_vertices", &BipedalWalkerSim::TerrainVertices);
+      .def("terrain_vertices", &BipedalWalkerSim::TerrainVertices)
+      .def("render", [](const BipedalWalkerSim& sim) {
+        py::array_t<uint8_t> rgb(
+            {box2d::BipedalWalkerRenderer::kH, box2d::BipedalWalkerRenderer::kW, 3});
+        box2d::BipedalWalkerRenderer::Draw(Built(sim, "BipedalWalkerSim"), rgb.mutable_data());
+        return rgb;
+      });
 
   // Test hook: CarRacingSim and its renderer replaying gymnasium's draws
   // (tests/families/test_box2d_car*.py).

@@ -8,6 +8,7 @@
 
 #include "core/env.h"
 #include "core/errors.h"
+#include "envs/box2d/bipedal_walker_render.h"
 #include "envs/box2d/bipedal_walker_sim.h"
 
 namespace envpool_x::box2d {
@@ -16,6 +17,8 @@ class BipedalWalker {
  public:
   static constexpr const char* kName = "BipedalWalker";
   static constexpr bool kCheap = false;  // a step costs 10-30 us: one env a chunk, never inline
+  static constexpr int kRenderHeight = BipedalWalkerRenderer::kH;
+  static constexpr int kRenderWidth = BipedalWalkerRenderer::kW;
 
   static Config DefaultConfig() { return Config{{"hardcore", false}}; }
 
@@ -51,6 +54,9 @@ class BipedalWalker {
     sim_->Step(BoxAction(action), out[obs_], &reward, out.terminated);
     *out.reward = static_cast<float>(reward);
   }
+
+  // gymnasium's rgb_array frame of the current state (render()).
+  void Render(uint8_t* rgb) { BipedalWalkerRenderer::Draw(*sim_, rgb); }
 
   // A Box2D world (contacts, warm starts, the broad phase) is more than a
   // vector of numbers; the parity tests use _core.BipedalWalkerSim instead.

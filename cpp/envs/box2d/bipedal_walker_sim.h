@@ -7,12 +7,16 @@
 // clouds' draws included, though nothing is drawn), so that the parity tests
 // replay gymnasium's. Expressions keep gymnasium's float64 evaluation order;
 // the action terms are float32, as numpy computes them from a float32 action.
+// What only gymnasium's render() reads is kept too (bipedal_walker_render.h):
+// the clouds, the lidar rays' ends, the scroll and the steps since the reset.
 #pragma once
 
 #include <Box2D/Box2D.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
 #include <vector>
 
 #include "envs/box2d/box2d_global.h"
@@ -47,11 +51,20 @@ class BipedalWalkerSim : public b2ContactListener {
     has_prev_shaping_ = false;
     contact_ = {false, false};
     GenerateTerrain(draws);
-    for (int c = 0; c < kTerrainLength / 20; ++c) {  // the clouds: drawn, not kept
-      draws.Uniform(0, kTerrainLength);
+    steps_ = 0;
+    for (Cloud& cloud : clouds_) {  // gymnasium's _generate_clouds
+      const double x = draws.Uniform(0, kTerrainLength) * kTerrainStep;
+      const double y = kViewportH / kScale * 3 / 4;
       for (int a = 0; a < 5; ++a) {
-        draws.Uniform(0, 5 * kTerrainStep);
-        draws.Uniform(0, 5 * kTerrainStep);
+        const double ux = draws.Uniform(0, 5 * kTerrainStep);
+        const double uy = draws.Uniform(0, 5 * kTerrainStep);
+        cloud.p[a] = {x + 15 * kTerrainStep * std::sin(3.14 * 2 * a / 5) + ux,
+                      y + 5 * kTerrainStep * std::cos(3.14 * 2 * a / 5) + uy};
+      }
+      cloud.x1 = cloud.x2 = cloud.p[0][0];
+      for (const auto& q : cloud.p) {
+        cloud.x1 = std::min(cloud.x1, q[0]);
+        cloud.x2 = std::max(cloud.x2, q[0]);
       }
     }
     const double init_x = kTerrainStep * kTerrainStartpad / 2;
@@ -109,11 +122,16 @@ class BipedalWalkerSim : public b2ContactListener {
     }
     for (int i = 0; i < 10; ++i) {
       Lidar lidar;
-      const b2Vec2 p2 = Vec(pos.x + std::sin(1.5 * i / 10.0) * kLidarRange,
-                            pos.y - std::cos(1.5 * i / 10.0) * kLidarRange);
-      world_.RayCast(&lidar, pos, p2);
+      Ray& ray = rays_[i];
+      ray.p1 = pos;
+      ray.p2 = {pos.x + std::sin(1.5 * i / 10.0) * kLidarRange,
+                pos.y - std::cos(1.5 * i / 10.0) * kLidarRange};
+      world_.RayCast(&lidar, pos, Vec(ray.p2[0], ray.p2[1]));
+      if (lidar.hit) ray.p2 = {lidar.point.x, lidar.point.y};
       s[14 + i] = lidar.fraction;
     }
+    scroll_ = pos.x - kViewportW / kScale / 5;
+    ++steps_;
     for (int i = 0; i < kObsSize; ++i) obs[i] = static_cast<float>(s[i]);
 
     double shaping = 130 * static_cast<double>(pos.x) / kScale;
@@ -136,6 +154,25 @@ class BipedalWalkerSim : public b2ContactListener {
 
   // Whether Build ran: before, there is no walker to step.
   bool built() const { return !terrain_.empty(); }
+
+  // What the renderer reads (bipedal_walker_render.h).
+  struct Cloud {
+    std::array<std::array<double, 2>, 5> p;
+    double x1, x2;  // the least and greatest x
+  };
+  struct Ray {  // a lidar ray: from the hull to the ground hit, or its full length
+    b2Vec2 p1;
+    std::array<double, 2> p2;
+  };
+  const std::array<Cloud, kTerrainLength / 20>& clouds() const { return clouds_; }
+  const std::array<Ray, 10>& rays() const { return rays_; }
+  const std::vector<b2Body*>& terrain() const { return terrain_; }
+  const std::array<double, kTerrainLength>& terrain_x() const { return terrain_x_; }
+  const std::array<double, kTerrainLength>& terrain_y() const { return terrain_y_; }
+  const b2Body* hull() const { return hull_; }
+  const b2Body* leg(int i) const { return legs_[i]; }
+  double scroll() const { return scroll_; }
+  int64_t steps() const { return steps_; }  // since the reset, its own step included
 
   // For the parity tests: every terrain body's vertices (x, y, ...) as Box2D
   // keeps them (polygons after Set's hull), in creation order.
@@ -178,9 +215,13 @@ class BipedalWalkerSim : public b2ContactListener {
   // gymnasium's LidarCallback: the closest ground fixture along the ray.
   struct Lidar : b2RayCastCallback {
     float fraction = 1.0f;
-    float32 ReportFixture(b2Fixture* fixture, const b2Vec2&, const b2Vec2&, float32 f) override {
+    bool hit = false;
+    b2Vec2 point;
+    float32 ReportFixture(b2Fixture* fixture, const b2Vec2& p, const b2Vec2&, float32 f) override {
       if ((fixture->GetFilterData().categoryBits & 1) == 0) return -1;
       fraction = f;
+      hit = true;
+      point = p;
       return f;
     }
   };
@@ -271,6 +312,10 @@ class BipedalWalkerSim : public b2ContactListener {
   bool game_over_ = false;
   bool has_prev_shaping_ = false;
   double prev_shaping_ = 0.0;
+  std::array<Cloud, kTerrainLength / 20> clouds_{};
+  std::array<Ray, 10> rays_{};
+  double scroll_ = 0.0;
+  int64_t steps_ = 0;
 };
 
 }  // namespace envpool_x::box2d

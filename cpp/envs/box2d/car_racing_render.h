@@ -1,7 +1,7 @@
 // CarRacing's 96x96 observation: gymnasium 1.4.0's _render("state_pixels")
 // scene (background, grass patches, road and kerbs, the car's wheels and hull,
 // the vertical flip, the indicator bars, the score) on a 1000x800 canvas with
-// pygame's rules (car_racing_raster.h), shrunk as smoothscale does
+// pygame's rules (pygame_raster.h), shrunk as smoothscale does
 // (car_racing_scale.h). Coordinates follow gymnasium's float64 order, with
 // pygame.math.Vector2.rotate_rad's special cases for right angles.
 //
@@ -17,7 +17,6 @@
 #include <memory>
 #include <vector>
 
-#include "envs/box2d/car_racing_raster.h"
 #include "envs/box2d/car_racing_scale.h"
 #include "envs/box2d/car_racing_sim.h"
 

@@ -6,7 +6,7 @@
 // recip = 2^30 / space, space = 2^14 * src / dst; 16-bit lanes, results
 // saturated to 255. The boundaries are the same for every row (and column),
 // so they are worked out once. The canvas is drawn a band of rows at a time
-// (car_racing_raster.h): each band is shrunk along x as soon as it is drawn,
+// (pygame_raster.h): each band is shrunk along x as soon as it is drawn,
 // while it is still in cache, and the shrink along y runs at the end.
 #pragma once
 
@@ -19,7 +19,7 @@
 #include <emmintrin.h>
 #endif
 
-#include "envs/box2d/car_racing_raster.h"
+#include "envs/box2d/pygame_raster.h"
 
 namespace envpool_x::box2d {
 
@@ -54,6 +54,14 @@ struct ShrinkPlan {
     const uint32_t r = ((sum & 0xFFFF) * recip) >> 16;
     return static_cast<uint8_t>(r > 255 ? 255 : r);
   }
+};
+
+// CarRacing's 1000x800 surface, drawn a band of 100 rows at a time: the rows
+// being drawn, then shrunk, stay in the core's cache (3 x 100 x 1000 bytes).
+class Canvas : public PygameCanvas {
+ public:
+  static constexpr int kW = 1000, kH = 800, kBand = 100;
+  Canvas() : PygameCanvas(kW, kH, kBand, kW) {}
 };
 
 class Shrinker {

@@ -12,6 +12,7 @@
 
 #include "core/env.h"
 #include "core/errors.h"
+#include "envs/box2d/lunar_lander_render.h"
 #include "envs/box2d/lunar_lander_sim.h"
 
 namespace envpool_x::box2d {
@@ -20,13 +21,18 @@ class LunarLander {
  public:
   static constexpr const char* kName = "LunarLander";
   static constexpr bool kCheap = false;  // a step costs 10-30 us: one env a chunk, never inline
+  static constexpr int kRenderHeight = LunarLanderRenderer::kH;
+  static constexpr int kRenderWidth = LunarLanderRenderer::kW;
 
   static Config DefaultConfig() {
     return Config{{"continuous", false},
                   {"gravity", -10.0},
                   {"enable_wind", false},
                   {"wind_power", 15.0},
-                  {"turbulence_power", 1.5}};
+                  {"turbulence_power", 1.5},
+                  // Set from render_mode (python/envpool_x/families/box2d.py):
+                  // gymnasium makes exhaust particles only when it renders.
+                  {"exhaust_particles", false}};
   }
 
   static LunarLanderParams Params(const Config& config) {
@@ -36,6 +42,7 @@ class LunarLander {
     p.enable_wind = config.Bool("enable_wind");
     p.wind_power = config.Double("wind_power");
     p.turbulence_power = config.Double("turbulence_power");
+    p.particles = config.Bool("exhaust_particles");
     // gymnasium asserts this range (and only warns about the wind's).
     if (!(-12.0 < p.gravity && p.gravity < 0.0)) {
       throw ValueError("LunarLander: gravity must be between -12 and 0 (exclusive), got " +
@@ -100,6 +107,9 @@ class LunarLander {
     Advance(a, rng, out, &reward, out.terminated);
     *out.reward = static_cast<float>(reward);
   }
+
+  // gymnasium's rgb_array frame of the current state (render()).
+  void Render(uint8_t* rgb) { LunarLanderRenderer::Draw(*sim_, rgb); }
 
   // A Box2D world (contacts, warm starts, the broad phase) is more than a
   // vector of numbers; the parity tests use _core.LunarLanderSim instead.

@@ -1,5 +1,8 @@
-// LunarLander's physics, matching gymnasium 1.4.0's lunar_lander.py with
-// render_mode=None (no exhaust particles), on Box2D 2.3's C++.
+// LunarLander's physics, matching gymnasium 1.4.0's lunar_lander.py, on
+// Box2D 2.3's C++; with `particles` (gymnasium's env has a render_mode) the
+// engines' exhaust particles are bodies of the world too, as gymnasium makes
+// them. They collide with the ground only, never with the lander, so they do
+// not change its motion.
 //
 // The random draws (terrain, initial push, wind phases, engine dispersion) come
 // in as arguments, so that the pool env (lunar_lander.h) draws them from its
@@ -14,6 +17,7 @@
 #include <cmath>
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 #include "envs/box2d/box2d_global.h"
 
@@ -25,6 +29,7 @@ struct LunarLanderParams {
   bool enable_wind = false;
   double wind_power = 15.0;
   double turbulence_power = 1.5;
+  bool particles = false;  // the exhaust particles (only drawn, never observed)
 };
 
 // The draws gymnasium makes in reset(), in its order (wind phases only with
@@ -59,17 +64,18 @@ class LunarLanderSim : public b2ContactListener {
     game_over_ = false;
     has_prev_shaping_ = false;
     leg_contact_ = {false, false};
+    particles_.clear();  // went with the old world
     wind_idx_ = d.wind_idx;
     torque_idx_ = d.torque_idx;
 
     const double w = kViewportW / kScale;
     const double h = kViewportH / kScale;
     std::array<double, kChunks + 1> height = d.heights;
-    std::array<double, kChunks> chunk_x{};
+    std::array<double, kChunks>& chunk_x = chunk_x_;
     for (int i = 0; i < kChunks; ++i) chunk_x[i] = w / (kChunks - 1) * i;
     helipad_y_ = h / 4;
     for (int k = -2; k <= 2; ++k) height[kChunks / 2 + k] = helipad_y_;
-    std::array<double, kChunks> smooth_y{};
+    std::array<double, kChunks>& smooth_y = smooth_y_;
     for (int i = 0; i < kChunks; ++i) {
       // height[-1] is Python's last element.
       const double prev = height[i == 0 ? kChunks : i - 1];
@@ -156,6 +162,12 @@ class LunarLanderSim : public b2ContactListener {
   // uniform(-1, 1) draws gymnasium makes every step.
   void Step(const float* action, double d0, double d1, float* obs, double* reward,
             bool* terminated) {
+    // What gymnasium's render() after the last step did to the particles:
+    // a step's frame is drawn as if every earlier one had been (Fade).
+    if (p_.particles) {
+      for (Particle& q : particles_) q.ttl = Fade(q.ttl);
+      CleanParticles();
+    }
     if (p_.enable_wind && !(leg_contact_[0] || leg_contact_[1])) {
       const double wind_mag = std::tanh(std::sin(0.02 * static_cast<double>(wind_idx_)) +
                                         std::sin(M_PI * 0.01 * static_cast<double>(wind_idx_))) *
@@ -190,6 +202,12 @@ class LunarLanderSim : public b2ContactListener {
       const double oy = -tip1 * (kMainEngineYLocation / kScale + 2 * d0) - side1 * d1;
       const b2Vec2 pos = lander_->GetPosition();
       const double px = pos.x + ox, py = pos.y + oy;
+      if (p_.particles) {
+        AddParticle(3.5, px, py, m_power)
+            ->ApplyLinearImpulse(
+                Vec(ox * kMainEnginePower * m_power, oy * kMainEnginePower * m_power), Vec(px, py),
+                true);
+      }
       lander_->ApplyLinearImpulse(
           Vec(-ox * kMainEnginePower * m_power, -oy * kMainEnginePower * m_power), Vec(px, py),
           true);
@@ -211,6 +229,12 @@ class LunarLanderSim : public b2ContactListener {
       const b2Vec2 pos = lander_->GetPosition();
       const double px = pos.x + ox - tip0 * 17 / kScale;
       const double py = pos.y + oy + tip1 * kSideEngineHeight / kScale;
+      if (p_.particles) {
+        AddParticle(0.7, px, py, s_power)
+            ->ApplyLinearImpulse(
+                Vec(ox * kSideEnginePower * s_power, oy * kSideEnginePower * s_power), Vec(px, py),
+                true);
+      }
       lander_->ApplyLinearImpulse(
           Vec(-ox * kSideEnginePower * s_power, -oy * kSideEnginePower * s_power), Vec(px, py),
           true);
@@ -253,11 +277,26 @@ class LunarLanderSim : public b2ContactListener {
     *terminated = done;
   }
 
-  // For the parity tests: the lander's and legs' positions, angles and
-  // velocities, in the order lander, left leg, right leg (6 values each).
   // Whether Build ran: before, there is no world to step.
   bool built() const { return world_.has_value(); }
 
+  // An exhaust particle: its body and time to live (gymnasium's ttl, the
+  // engine's power, which its render() lowers by 0.15).
+  struct Particle {
+    b2Body* body;
+    double ttl;
+  };
+  static double Fade(double ttl) { return ttl - 0.15; }
+  // What the renderer reads (lunar_lander_render.h).
+  const std::vector<Particle>& particles() const { return particles_; }
+  const std::array<double, kChunks>& chunk_x() const { return chunk_x_; }
+  const std::array<double, kChunks>& smooth_y() const { return smooth_y_; }
+  double helipad_y() const { return helipad_y_; }
+  const b2Body* lander() const { return lander_; }
+  const b2Body* leg(int i) const { return legs_[i]; }
+
+  // For the parity tests: the lander's and legs' positions, angles and
+  // velocities, in the order lander, left leg, right leg (6 values each).
   std::array<float, 18> Bodies() const {
     std::array<float, 18> out{};
     const b2Body* bodies[3] = {lander_, legs_[0], legs_[1]};
@@ -297,6 +336,37 @@ class LunarLanderSim : public b2ContactListener {
     return b2Vec2(static_cast<float>(x), static_cast<float>(y));
   }
 
+  // gymnasium's _create_particle: a small disc colliding with the ground
+  // only, appended to the list, whose expired head is then cleaned.
+  b2Body* AddParticle(double density, double x, double y, double ttl) {
+    b2BodyDef def;
+    def.type = b2_dynamicBody;
+    def.position = Vec(x, y);
+    def.angle = 0.0f;
+    b2Body* body = world_->CreateBody(&def);
+    b2CircleShape disc;
+    disc.m_radius = static_cast<float>(2 / kScale);
+    disc.m_p = b2Vec2(0.0f, 0.0f);
+    b2FixtureDef fd;
+    fd.shape = &disc;
+    fd.density = static_cast<float>(density);
+    fd.friction = 0.1f;
+    fd.filter.categoryBits = 0x0100;
+    fd.filter.maskBits = 0x001;
+    fd.restitution = 0.3f;
+    body->CreateFixture(&fd);
+    particles_.push_back(Particle{body, ttl});
+    CleanParticles();
+    return body;
+  }
+  // gymnasium's _clean_particles(False): expired particles from the head on.
+  void CleanParticles() {
+    size_t k = 0;
+    while (k < particles_.size() && particles_[k].ttl < 0)
+      world_->DestroyBody(particles_[k++].body);
+    particles_.erase(particles_.begin(), particles_.begin() + static_cast<std::ptrdiff_t>(k));
+  }
+
   LunarLanderParams p_;
   std::optional<b2World> world_;
   b2Body* moon_ = nullptr;
@@ -307,6 +377,8 @@ class LunarLanderSim : public b2ContactListener {
   bool has_prev_shaping_ = false;
   double prev_shaping_ = 0.0;
   double helipad_y_ = 0.0;
+  std::array<double, kChunks> chunk_x_{}, smooth_y_{};
+  std::vector<Particle> particles_;  // oldest first
   int64_t wind_idx_ = 0, torque_idx_ = 0;
 };
 

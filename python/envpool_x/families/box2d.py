@@ -8,9 +8,12 @@ on (the default); docs/box2d.md lists the keys and the differences.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from envpool_x import _core
 from envpool_x.families.option_rules import unused_unless
-from envpool_x.options import BOOL, Float, OptionTable
+from envpool_x.options import BOOL, Float, Option, OptionTable
 from envpool_x.registration import (
     Family,
     FamilyMemory,
@@ -20,17 +23,34 @@ from envpool_x.registration import (
     register,
 )
 
+
+def _particles_follow_render_mode(
+    task_id: str, config: Mapping[str, Any], given: frozenset[str]
+) -> None:
+    """A relation: ``exhaust_particles``, set from render_mode, given by hand only
+    with the value render_mode implies."""
+    wanted = config.get("render_mode") is not None
+    if "exhaust_particles" in given and bool(config["exhaust_particles"]) != wanted:
+        raise ValueError(
+            f"{task_id}: exhaust_particles is set from render_mode (gymnasium makes "
+            "LunarLander's exhaust particles only when it renders): give "
+            "render_mode='rgb_array' or 'human' to have them, None not to"
+        )
+
+
 #: The declared options of each pool. gymnasium asserts -12 < gravity < 0 and
 #: only warns outside wind_power 0..20 and turbulence_power 0..2: those are
 #: accepted, but not a negative power (a magnitude), and not NaN or an
 #: infinity; a wind given without enable_wind would be ignored and is refused.
 #: lap_complete_percent is a fraction of the track's tiles in (0, 1]: at 0 the
 #: first tile ends the lap, and above 1 acts as 1 (every tile).
+#: LunarLander's exhaust_particles follows render_mode (:func:`_particles_from_render_mode`).
 BOX2D_OPTIONS: dict[str, OptionTable] = {
     "LunarLander": OptionTable(
         {
             "continuous": BOOL,
             "enable_wind": BOOL,
+            "exhaust_particles": Option("bool", note="set from render_mode"),
             "gravity": Float(-12, 0, exclusive=(True, True)),
             "turbulence_power": Float(0, note="the largest rotational wind"),
             "wind_power": Float(0, note="the largest linear wind"),
@@ -41,6 +61,7 @@ BOX2D_OPTIONS: dict[str, OptionTable] = {
                 ("wind_power", "turbulence_power"),
                 "the wind blows only with enable_wind=True",
             ),
+            _particles_follow_render_mode,
         ),
     ),
     "BipedalWalker": OptionTable({"hardcore": BOOL}),
@@ -54,6 +75,13 @@ BOX2D_OPTIONS: dict[str, OptionTable] = {
         }
     ),
 }
+
+
+def _particles_from_render_mode(config: dict[str, Any]) -> None:
+    """LunarLander's ``resolve``: the exhaust particles (Box2D bodies that
+    only the frames show) exist when the env renders, as in gymnasium."""
+    config["exhaust_particles"] = config.get("render_mode") is not None
+
 
 # One env: the world's block allocator, bodies and contacts (CarRacing also its
 # ~300 road tiles), measured at 512 envs, 2 threads. Each world also holds
@@ -106,13 +134,21 @@ def register_box2d_tasks() -> None:
     ``CarRacing-v3`` (the two differ only in how gymnasium reports a finished lap).
     """
     for version in ("v3", "v2"):
-        register(f"LunarLander-{version}", "LunarLander", FAMILY, 1000, 200.0)
+        register(
+            f"LunarLander-{version}",
+            "LunarLander",
+            FAMILY,
+            1000,
+            200.0,
+            resolve=_particles_from_render_mode,
+        )
         register(
             f"LunarLanderContinuous-{version}",
             "LunarLander",
             FAMILY,
             1000,
             200.0,
+            resolve=_particles_from_render_mode,
             continuous=True,
         )
     # EnvPool uses the same ids for BipedalWalker.

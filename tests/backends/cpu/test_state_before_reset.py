@@ -83,8 +83,12 @@ def test_state_and_frames_before_reset_raise_for_every_pool_class():
     ("name", "args", "calls"),
     [
         ("CarRacingSim", (), ["step(None)", "render()", "car_state()"]),
-        ("LunarLanderSim", (False, -10.0, False, 15.0, 1.5), ["step([0, 0], 0, 0)", "bodies()"]),
-        ("BipedalWalkerSim", (False,), ["step([0, 0, 0, 0])"]),
+        (
+            "LunarLanderSim",
+            (False, -10.0, False, 15.0, 1.5, True),
+            ["step([0, 0], 0, 0)", "bodies()", "particles()", "render()"],
+        ),
+        ("BipedalWalkerSim", (False,), ["step([0, 0, 0, 0])", "render()"]),
     ],
 )
 def test_box2d_simulators_before_build_raise(name, args, calls):

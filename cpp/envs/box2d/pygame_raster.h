@@ -1,6 +1,6 @@
-// The drawing primitives gymnasium's CarRacing uses through pygame 2.6, on a
-// 1000x800 canvas, written from the algorithms' descriptions so that the same
-// integer pixels result (no pygame code or data is used):
+// pygame 2.6's drawing primitives that gymnasium's Box2D envs use, on a
+// surface of any size, written from the algorithms' descriptions so that the
+// same integer pixels result (no pygame code or data is used):
 // - gfxdraw.filled_polygon (SDL_gfx): 16.16 fixed-point edge crossings per row,
 //   rounded inward by one unit, pixel spans inclusive;
 // - gfxdraw.aapolygon (SDL_gfx): Wu-style lines with an 8-bit error
@@ -12,8 +12,12 @@
 //   d + floor((c - d) * a / 256).
 // Channels are kept as three planes (R, G, B), a band of rows at a time (a
 // pixel depends only on the primitives that touch it, in order, so drawing
-// every primitive clipped to one band, then the next, gives the same frame);
-// the shrink to 96x96 is in car_racing_scale.h.
+// every primitive clipped to one band, then the next, gives the same frame),
+// and of columns only a window (BipedalWalker's surface grows with its scroll;
+// gymnasium keeps its last 600 columns). Clipping follows the whole surface,
+// as pygame's does; pixels outside the band or window are left out. The
+// line, anti-aliased line and circle of pygame's own draw module are in
+// pygame_draw.h; CarRacing's shrink to 96x96 is in car_racing_scale.h.
 #pragma once
 
 #include <algorithm>
@@ -32,27 +36,51 @@ namespace envpool_x::box2d {
 
 using Rgb = std::array<uint8_t, 3>;
 
-class Canvas {
+class PygameCanvas {
  public:
-  static constexpr int kW = 1000, kH = 800;
-  // Rows held at once: the frame is drawn band by band (every primitive
-  // clipped to the band), so that the rows being drawn, then shrunk, stay in
-  // the core's cache (3 x 100 x 1000 bytes).
-  static constexpr int kBand = 100;
+  // A surface_w x surface_h surface, band_rows rows and window_w columns of it
+  // held at once.
+  PygameCanvas(int surface_w, int surface_h, int band_rows, int window_w)
+      : sw_(surface_w),
+        sh_(surface_h),
+        ww_(window_w),
+        band_(band_rows),
+        // 16 spare bytes: CarRacing's shrink reads 16 bytes at a time from any cell.
+        planes_(3 * static_cast<size_t>(window_w) * band_rows + 16),
+        cover_(band_rows),
+        y1_(std::min(band_rows, surface_h)) {}
 
-  // 16 spare bytes: the shrink reads 16 bytes at a time from any cell.
-  Canvas() : planes_(3 * kW * kBand + 16) {}
+  // The surface's size and the first column of the window (which keeps its
+  // width); the band is rows [0, band).
+  void SetSurface(int w, int h, int window_x0) {
+    sw_ = w;
+    sh_ = h;
+    wx0_ = window_x0;
+    SetBand(0);
+  }
 
-  // Rows [y0, y0 + kBand) from now on; drawing elsewhere is clipped away.
+  // Rows [y0, y0 + band) from now on; drawing elsewhere is clipped away.
   void SetBand(int y0) {
     y0_ = y0;
-    y1_ = std::min(y0 + kBand, kH);
+    y1_ = std::min(y0 + band_, sh_);
   }
   int band_begin() const { return y0_; }
   int band_end() const { return y1_; }
+  int surface_w() const { return sw_; }
+  int surface_h() const { return sh_; }
+  int window_x0() const { return wx0_; }
+  int window_w() const { return ww_; }
 
-  uint8_t* Row(int c, int y) { return planes_.data() + (c * kBand + (y - y0_)) * kW; }
-  const uint8_t* Row(int c, int y) const { return planes_.data() + (c * kBand + (y - y0_)) * kW; }
+  // Row y of channel c from the window's first column on.
+  uint8_t* Row(int c, int y) { return planes_.data() + (c * band_ + (y - y0_)) * ww_; }
+  const uint8_t* Row(int c, int y) const { return planes_.data() + (c * band_ + (y - y0_)) * ww_; }
+  bool Held(int x, int y) const {
+    return x >= wx0_ && x < wx0_ + ww_ && x < sw_ && x >= 0 && y >= y0_ && y < y1_;
+  }
+  // The pixel at surface (x, y), which must be held.
+  Rgb At(int x, int y) const {
+    return {Row(0, y)[x - wx0_], Row(1, y)[x - wx0_], Row(2, y)[x - wx0_]};
+  }
 
   void Clear() { std::memset(planes_.data(), 0, planes_.size()); }
 
@@ -60,10 +88,10 @@ class Canvas {
   void Span(int y, int x1, int x2, const Rgb& c) {
     if (y < y0_ || y >= y1_) return;
     if (x1 > x2) std::swap(x1, x2);
-    x1 = std::max(x1, 0);
-    x2 = std::min(x2, kW - 1);
+    x1 = std::max({x1, 0, wx0_});
+    x2 = std::min({x2, sw_ - 1, wx0_ + ww_ - 1});
     if (x1 > x2) return;
-    for (int k = 0; k < 3; ++k) Fill(Row(k, y) + x1, x2 - x1 + 1, c[k]);
+    for (int k = 0; k < 3; ++k) Fill(Row(k, y) + (x1 - wx0_), x2 - x1 + 1, c[k]);
   }
 
   // memset for the short runs polygons make (GCC's inline `rep stos` starts
@@ -81,14 +109,15 @@ class Canvas {
     for (int i = 0; i < n; ++i) p[i] = v;
   }
 
+  // SDL_gfx's blend of colour c at alpha into the pixel.
   void Blend(int x, int y, const Rgb& c, int alpha) {
-    if (x < 0 || x >= kW || y < y0_ || y >= y1_) return;
+    if (!Held(x, y)) return;
     if (alpha == 255) {
-      for (int k = 0; k < 3; ++k) Row(k, y)[x] = c[k];
+      for (int k = 0; k < 3; ++k) Row(k, y)[x - wx0_] = c[k];
       return;
     }
     for (int k = 0; k < 3; ++k) {
-      uint8_t& d = Row(k, y)[x];
+      uint8_t& d = Row(k, y)[x - wx0_];
       d = static_cast<uint8_t>(d + (((c[k] - d) * alpha) >> 8));  // arithmetic shift: floor
     }
   }
@@ -100,7 +129,7 @@ class Canvas {
   void GfxPolygon(const int16_t* vx, const int16_t* vy, int n, const Rgb& c) {
     if (n < 3) return;
     GfxSpans(vx, vy, n);
-    cover_.fill({1, 0});  // empty
+    std::fill(cover_.begin(), cover_.end(), std::pair<int, int>{1, 0});  // empty
     int last = -1;
     for (const RowSpan& r : spans_) {
       auto& cv = cover_[r.y - y0_];
@@ -223,23 +252,23 @@ class Canvas {
  private:
   // SDL_gfx's Cohen-Sutherland clip (float slope, Sint16 results); it may
   // swap the endpoints, which decides where the opaque first pixel goes.
-  static int Encode(int x, int y) {
+  int Encode(int x, int y) const {
     int code = 0;
     if (x < 0) {
       code |= 1;
-    } else if (x > kW - 1) {
+    } else if (x > sw_ - 1) {
       code |= 2;
     }
     if (y < 0) {
       code |= 8;
-    } else if (y > kH - 1) {
+    } else if (y > sh_ - 1) {
       code |= 4;
     }
     return code;
   }
 
-  static bool ClipLine(int16_t* x1, int16_t* y1, int16_t* x2, int16_t* y2) {
-    const int left = 0, right = kW - 1, top = 0, bottom = kH - 1;
+  bool ClipLine(int16_t* x1, int16_t* y1, int16_t* x2, int16_t* y2) const {
+    const int left = 0, right = sw_ - 1, top = 0, bottom = sh_ - 1;
     while (true) {
       int code1 = Encode(*x1, *y1), code2 = Encode(*x2, *y2);
       if (!(code1 | code2)) return true;
@@ -349,12 +378,13 @@ class Canvas {
     int y;
     int16_t a, b;
   };
+  int sw_, sh_, ww_, band_, wx0_ = 0;
   std::vector<uint8_t> planes_;
   std::vector<int32_t> ints_;
   std::vector<RowSpan> spans_;
-  std::array<std::pair<int, int>, kBand> cover_{};  // per band row: the fill's columns
+  std::vector<std::pair<int, int>> cover_;  // per band row: the fill's columns
   bool skip_covered_ = false;
-  int y0_ = 0, y1_ = kBand;
+  int y0_ = 0, y1_;
 };
 
 }  // namespace envpool_x::box2d
