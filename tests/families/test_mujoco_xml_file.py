@@ -21,6 +21,8 @@ mujoco = pytest.importorskip("mujoco")
 gym = pytest.importorskip("gymnasium")
 if not mj.has_mujoco():
     pytest.skip("envpool_x was built without MuJoCo", allow_module_level=True)
+# MuJoCo warns when it writes half_cheetah.xml's deprecated settotalmass back out.
+pytestmark = pytest.mark.filterwarnings("ignore:compiler attribute 'settotalmass':UserWarning")
 
 # One id of each version, then each -v2 / -v3 id (slow).
 VERSION_SAMPLE = ["Hopper-v3", "Reacher-v2", "HalfCheetah-v4", "Ant-v5"]
