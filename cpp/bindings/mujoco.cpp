@@ -1,5 +1,6 @@
 // MuJoCo pools (built with ENVPOOL_X_MUJOCO): one pool class per env and
-// gymnasium version, e.g. HalfCheetahV5; the model is the "xml_file" key.
+// gymnasium version, e.g. HalfCheetahV5, and EnvPool's -v2 / -v3 ids (e.g.
+// HalfCheetahV3); the model is the "xml_file" key.
 #include "bindings/pool_binding.h"
 #include "envs/mujoco/ant.h"
 #include "envs/mujoco/half_cheetah.h"
@@ -9,6 +10,7 @@
 #include "envs/mujoco/initial_state_info.h"
 #include "envs/mujoco/inverted_double_pendulum.h"
 #include "envs/mujoco/inverted_pendulum.h"
+#include "envs/mujoco/legacy_ids.h"
 #include "envs/mujoco/pusher.h"
 #include "envs/mujoco/reacher.h"
 #include "envs/mujoco/swimmer.h"
@@ -39,6 +41,19 @@ void BindMujoco(py::module_& m) {
   BindEnv<WithInitialState<Reacher<5>>>(m);
   BindEnv<WithInitialState<Pusher<4>>>(m);
   BindEnv<WithInitialState<Pusher<5>>>(m);
+  // EnvPool's -v2 / -v3 ids (legacy_ids.h).
+  using namespace mujoco_detail;  // NOLINT: the pool names
+  BindEnv<WithInitialState<LegacyId<Ant<3>, kAntV3>>>(m);
+  BindEnv<WithInitialState<LegacyId<HalfCheetah<4>, kHalfCheetahV3>>>(m);
+  BindEnv<WithInitialState<LegacyId<Hopper<4>, kHopperV3>>>(m);
+  BindEnv<WithInitialState<LegacyId<Humanoid<3>, kHumanoidV3>>>(m);
+  BindEnv<WithInitialState<LegacyId<HumanoidStandup<4>, kHumanoidStandupV2>>>(m);
+  BindEnv<WithInitialState<LegacyId<Walker2d<4>, kWalker2dV3>>>(m);
+  BindEnv<WithInitialState<LegacyId<Swimmer<4>, kSwimmerV3>>>(m);
+  BindEnv<WithInitialState<LegacyId<InvertedPendulum<4>, kInvertedPendulumV2>>>(m);
+  BindEnv<WithInitialState<LegacyId<InvertedDoublePendulum<4>, kInvertedDoublePendulumV2>>>(m);
+  BindEnv<WithInitialState<LegacyId<Reacher<4>, kReacherV2>>>(m);
+  BindEnv<WithInitialState<LegacyId<Pusher<4>, kPusherV2>>>(m);
   m.attr("mujoco_version") = mj_versionString();
   m.def("mujoco_adopt_default_timer", &mujoco_detail::AdoptDefaultTimer,
         "Treat the MuJoCo timer installed now (mjcb_time) as the mujoco package's default: "

@@ -325,11 +325,12 @@ _V4 = [t.removesuffix("-v4") for t in MUJOCO if t.endswith("-v4")]
 REFUSED_DEFAULTS: dict[tuple[str, str], tuple[type, str]] = {
     # EnvPool's asset folder: we load gymnasium's model files (xml_file).
     **{(task, "base_path"): (KeyError, "give xml_file") for task in MUJOCO},
-    # -v4's False draws MuJoCo's free camera; our frames are gymnasium's default
-    # camera for both versions (EnvPool's True).
+    # -v4's (and the -v2 / -v3 ids') False draws MuJoCo's free camera; our frames
+    # are gymnasium's default camera for every version (EnvPool's True).
     **{
-        (f"{name}-v4", "gymnasium_v5_render_camera"): (ValueError, "its default camera")
-        for name in _V4
+        (task, "gymnasium_v5_render_camera"): (ValueError, "its default camera")
+        for task in MUJOCO
+        if not task.endswith("-v5")
     },
     # -v4's False leaves cfrc_ext uncomputed, which these tasks observe; gymnasium
     # 1.x (and we) compute it after every step.
@@ -337,8 +338,10 @@ REFUSED_DEFAULTS: dict[tuple[str, str], tuple[type, str]] = {
     ("HumanoidStandup-v4", "post_constraint"): (ValueError, "mj_rnePostConstraint"),
 }
 #: EnvPool's keys whose default we take but read back as what the task runs
-#: with: mj_rnePostConstraint after every step (EnvPool's -v4 default is False).
+#: with: mj_rnePostConstraint after every step (EnvPool's -v4 default is False;
+#: its -v2 / -v3 ids' False is theirs here too).
 READ_BACK: dict[str, Any] = {"post_constraint": True}
+LEGACY = tuple(t for t in MUJOCO if t.endswith(("-v2", "-v3")))
 
 
 @needs_mujoco
@@ -358,5 +361,6 @@ def test_envpools_defaults_are_taken_or_refused_as_listed(task: str) -> None:
         spec = envpool_x.make_spec(task, **{key: value})
         if key in ours.env_config:
             continue  # our own key, under the same name (test_envpool_spec_parity.py)
-        assert getattr(spec.config, key) == READ_BACK.get(key, value), key
+        read_back = value if task in LEGACY else READ_BACK.get(key, value)
+        assert getattr(spec.config, key) == read_back, key
         assert spec.env_config == ours.env_config, key  # EnvPool's default is ours

@@ -1,4 +1,7 @@
-// Ant-v4 / -v5, as gymnasium 1.4.0's ant_v4.py / _v5.py.
+// Ant-v4 / -v5, as gymnasium 1.4.0's ant_v4.py / _v5.py, and Ant-v3 (EnvPool's,
+// as gym's ant_v3.py): v4's rules with use_contact_forces on by default and
+// gym v3's info (reward_ctrl is always -ctrl_cost, reward_contact is there),
+// stepped without mj_rnePostConstraint (legacy_ids.h), so cfrc_ext stays zero.
 // Differences between the versions:
 // - v4 tracks the torso's xpos and pays no forward weight; v5 tracks
 //   `main_body` (an id or a name) with forward_reward_weight.
@@ -48,10 +51,12 @@ inline int ResolveBody(const mjModel* m, const std::string& body) {
 
 template <int V>
 class Ant : public MujocoEnvBase {
-  static_assert(V == 4 || V == 5);
+  static_assert(V == 3 || V == 4 || V == 5);
+  // v3 runs v4's rules; only its info differs.
+  static constexpr bool kV4Rules = V != 5;
 
  public:
-  static constexpr const char* kName = V == 4 ? "AntV4" : "AntV5";
+  static constexpr const char* kName = V == 3 ? "AntV3" : (V == 4 ? "AntV4" : "AntV5");
 
   static Config DefaultConfig() {
     Config c{{"xml_file", std::string("ant.xml")},
@@ -64,8 +69,8 @@ class Ant : public MujocoEnvBase {
              {"contact_force_range", std::vector<double>{-1.0, 1.0}},
              {"reset_noise_scale", 0.1},
              {"exclude_current_positions_from_observation", true}};
-    if (V == 4) {
-      c.Set("use_contact_forces", false);
+    if (kV4Rules) {
+      c.Set("use_contact_forces", V == 3);  // gym's Ant-v3 always has them
     } else {
       c.Set("forward_reward_weight", 1.0);
       c.Set("main_body", std::string("1"));
@@ -75,6 +80,11 @@ class Ant : public MujocoEnvBase {
   }
 
   static std::vector<const char*> InfoNames() {
+    if (V == 3) {
+      return {"reward_forward", "reward_ctrl",   "reward_contact",       "reward_survive",
+              "x_position",     "y_position",    "distance_from_origin", "x_velocity",
+              "y_velocity",     "forward_reward"};
+    }
     if (V == 4) {
       return {"reward_forward", "reward_ctrl", "reward_survive",
               "x_position",     "y_position",  "distance_from_origin",
@@ -107,10 +117,10 @@ class Ant : public MujocoEnvBase {
         force_range_(mujoco_detail::Range(config, "contact_force_range")),
         reset_noise_scale_(config.Double("reset_noise_scale")),
         exclude_(config.Bool("exclude_current_positions_from_observation")),
-        contact_terms_(V == 4 ? config.Bool("use_contact_forces")
-                              : config.Bool("include_cfrc_ext_in_observation")),
-        main_body_(V == 4 ? BodyId("torso")
-                          : mujoco_detail::ResolveBody(model_.get(), config.String("main_body"))),
+        contact_terms_(kV4Rules ? config.Bool("use_contact_forces")
+                                : config.Bool("include_cfrc_ext_in_observation")),
+        main_body_(kV4Rules ? BodyId("torso")
+                            : mujoco_detail::ResolveBody(model_.get(), config.String("main_body"))),
         forces_(static_cast<size_t>(model_->nbody) * 6),
         obs_(ObsField<double>(spec, "obs")),
         info_(mujoco_detail::ResolveInfoF64(spec, InfoNames())),
@@ -118,8 +128,8 @@ class Ant : public MujocoEnvBase {
         reward_forward_(InfoField<double>(spec, "reward_forward")),
         reward_ctrl_(InfoField<double>(spec, "reward_ctrl")),
         reward_survive_(InfoField<double>(spec, "reward_survive")),
-        forward_reward_(mujoco_detail::InfoF64If(V == 4, spec, "forward_reward")),
-        reward_contact_(mujoco_detail::InfoF64If(V == 5, spec, "reward_contact")) {}
+        forward_reward_(mujoco_detail::InfoF64If(kV4Rules, spec, "forward_reward")),
+        reward_contact_(mujoco_detail::InfoF64If(V != 4, spec, "reward_contact")) {}
 
   void Reset(Rng& rng, const StepOutput& out) {
     ResetWithNoise(rng, reset_noise_scale_, /*normal_qvel=*/true);
@@ -127,8 +137,8 @@ class Ant : public MujocoEnvBase {
     WriteObs(out);
     mujoco_detail::ZeroInfo(out, info_);
     // v5's reset info; v4 has none, we report the torso's position there.
-    const double x = V == 4 ? data_->xpos[3 * main_body_] : data_->qpos[0];
-    const double y = V == 4 ? data_->xpos[3 * main_body_ + 1] : data_->qpos[1];
+    const double x = kV4Rules ? data_->xpos[3 * main_body_] : data_->qpos[0];
+    const double y = kV4Rules ? data_->xpos[3 * main_body_ + 1] : data_->qpos[1];
     WritePositions(out, x, y);
   }
 
@@ -148,9 +158,9 @@ class Ant : public MujocoEnvBase {
     const double x_velocity = (x_after - x_before_) / dt();
     const double y_velocity = (y_after - y_before_) / dt();
     const bool healthy = IsHealthy();
-    const double forward_reward = V == 4 ? x_velocity : x_velocity * forward_reward_weight_;
+    const double forward_reward = kV4Rules ? x_velocity : x_velocity * forward_reward_weight_;
     const double healthy_reward =
-        (V == 4 ? (healthy || terminate_when_unhealthy_) : healthy) ? healthy_reward_ : 0.0;
+        (kV4Rules ? (healthy || terminate_when_unhealthy_) : healthy) ? healthy_reward_ : 0.0;
     // float32, as numpy computes `weight * sum(square(float32 action))`.
     const float ctrl_cost =
         static_cast<float>(ctrl_cost_weight_) * mujoco_detail::SumSquaresF32(a, nu());
@@ -168,7 +178,7 @@ class Ant : public MujocoEnvBase {
     *out.reward = static_cast<float>(rewards - costs);
     *out.terminated = !healthy && terminate_when_unhealthy_;
     WriteObs(out);
-    if (V == 4) {
+    if (kV4Rules) {
       WritePositions(out, x_after, y_after);
     } else {
       WritePositions(out, data_->qpos[0], data_->qpos[1]);
@@ -176,7 +186,11 @@ class Ant : public MujocoEnvBase {
     motion_.WriteVelocity(out, x_velocity, y_velocity);
     *out[reward_forward_] = forward_reward;
     *out[reward_survive_] = healthy_reward;
-    if (V == 4) {
+    if (V == 3) {
+      *out[reward_ctrl_] = -static_cast<double>(ctrl_cost);
+      *out[reward_contact_] = -contact_cost;
+      *out[forward_reward_] = forward_reward;
+    } else if (V == 4) {
       *out[reward_ctrl_] = contact_terms_ ? -contact_cost : -static_cast<double>(ctrl_cost);
       *out[forward_reward_] = forward_reward;
     } else {
@@ -190,7 +204,7 @@ class Ant : public MujocoEnvBase {
   static int ObsSize(const mjModel* m, const Config& config) {
     int size = m->nq + m->nv;
     if (config.Bool("exclude_current_positions_from_observation")) size -= 2;
-    if (V == 4 && config.Bool("use_contact_forces")) size += 6 * m->nbody;
+    if (kV4Rules && config.Bool("use_contact_forces")) size += 6 * m->nbody;
     if (V == 5 && config.Bool("include_cfrc_ext_in_observation")) size += 6 * (m->nbody - 1);
     return size;
   }
@@ -220,7 +234,7 @@ class Ant : public MujocoEnvBase {
     for (int i = 0; i < nv(); ++i) *obs++ = data_->qvel[i];
     if (contact_terms_) {
       // v4 observes the world body's row too, v5 starts at body 1.
-      const size_t first = V == 4 ? 0 : 6;
+      const size_t first = kV4Rules ? 0 : 6;
       for (size_t i = first; i < forces_.size(); ++i) *obs++ = forces_[i];
     }
   }
@@ -243,8 +257,8 @@ class Ant : public MujocoEnvBase {
   OutputField<double> reward_forward_;
   OutputField<double> reward_ctrl_;  // v4: -contact_cost with use_contact_forces
   OutputField<double> reward_survive_;
-  OutputField<double> forward_reward_;  // v4 only
-  OutputField<double> reward_contact_;  // v5 only
+  OutputField<double> forward_reward_;  // v3 and v4
+  OutputField<double> reward_contact_;  // v3 and v5
   // The step in progress (BeginStep to EndStep).
   const float* action_ = nullptr;
   double x_before_ = 0.0;

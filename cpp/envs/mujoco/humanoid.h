@@ -1,5 +1,8 @@
 // Humanoid-v4 / -v5, as gymnasium 1.4.0's humanoid_v4.py / _v5.py, and the
-// observation HumanoidStandup shares with it.
+// observation HumanoidStandup shares with it. Humanoid-v3 (EnvPool's, as gym's
+// humanoid_v3.py) has v4's rules plus v5's contact cost, reported as
+// reward_impact, and is stepped without mj_rnePostConstraint (legacy_ids.h):
+// its cfrc_ext stay zero, in the observation and in that cost.
 // Differences between the versions:
 // - v4 observes cinert, cvel, qfrc_actuator and cfrc_ext of every body / dof;
 //   v5 leaves out the world body's rows and the free joint's 6 dofs of
@@ -116,10 +119,13 @@ inline double Clip(double x, double low, double high) {
 
 template <int V>
 class Humanoid : public MujocoEnvBase {
-  static_assert(V == 4 || V == 5);
+  static_assert(V == 3 || V == 4 || V == 5);
+  // v3 runs v4's rules, with v5's contact cost.
+  static constexpr bool kV4Rules = V != 5;
 
  public:
-  static constexpr const char* kName = V == 4 ? "HumanoidV4" : "HumanoidV5";
+  static constexpr const char* kName =
+      V == 3 ? "HumanoidV3" : (V == 4 ? "HumanoidV4" : "HumanoidV5");
 
   static Config DefaultConfig() {
     const double inf = std::numeric_limits<double>::infinity();
@@ -132,9 +138,11 @@ class Humanoid : public MujocoEnvBase {
              {"healthy_z_range", std::vector<double>{1.0, 2.0}},
              {"reset_noise_scale", 1e-2},
              {"exclude_current_positions_from_observation", true}};
-    if (V == 5) {
+    if (V != 4) {
       c.Set("contact_cost_weight", 5e-7);
       c.Set("contact_cost_range", std::vector<double>{-inf, 10.0});
+    }
+    if (V == 5) {
       for (const char* key :
            {"include_cinert_in_observation", "include_cvel_in_observation",
             "include_qfrc_actuator_in_observation", "include_cfrc_ext_in_observation"}) {
@@ -146,6 +154,12 @@ class Humanoid : public MujocoEnvBase {
 
   // Name and length (0: a scalar) of each info field.
   static std::vector<std::pair<const char*, int>> InfoFields(const mjModel* m) {
+    if (V == 3) {
+      return {{"reward_linvel", 0},        {"reward_quadctrl", 0}, {"reward_alive", 0},
+              {"reward_impact", 0},        {"x_position", 0},      {"y_position", 0},
+              {"distance_from_origin", 0}, {"x_velocity", 0},      {"y_velocity", 0},
+              {"forward_reward", 0}};
+    }
     if (V == 4) {
       return {{"reward_linvel", 0}, {"reward_quadctrl", 0}, {"reward_alive", 0},
               {"x_position", 0},    {"y_position", 0},      {"distance_from_origin", 0},
@@ -167,7 +181,7 @@ class Humanoid : public MujocoEnvBase {
   static EnvSpec Spec(const Config& config) {
     auto model = mujoco_detail::LoadModel(config.String("xml_file"));
     mujoco_detail::Range(config, "healthy_z_range");
-    if (V == 5) mujoco_detail::Range(config, "contact_cost_range");
+    if (V != 4) mujoco_detail::Range(config, "contact_cost_range");
     const auto parts = mujoco_detail::HumanoidObsParts::FromConfig(
         config, V == 5, config.Bool("exclude_current_positions_from_observation"));
     EnvSpec spec;
@@ -184,8 +198,8 @@ class Humanoid : public MujocoEnvBase {
       : MujocoEnvBase(config.String("xml_file"), static_cast<int>(config.Int("frame_skip"))),
         forward_reward_weight_(config.Double("forward_reward_weight")),
         ctrl_cost_weight_(config.Double("ctrl_cost_weight")),
-        contact_cost_weight_(V == 5 ? config.Double("contact_cost_weight") : 0.0),
-        contact_cost_range_(V == 5 ? mujoco_detail::Range(config, "contact_cost_range")
+        contact_cost_weight_(V != 4 ? config.Double("contact_cost_weight") : 0.0),
+        contact_cost_range_(V != 4 ? mujoco_detail::Range(config, "contact_cost_range")
                                    : mujoco_detail::OpenRange{0.0, 0.0}),
         healthy_reward_(config.Double("healthy_reward")),
         terminate_when_unhealthy_(config.Bool("terminate_when_unhealthy")),
@@ -197,11 +211,12 @@ class Humanoid : public MujocoEnvBase {
         obs_(ObsField<double>(spec, "obs")),
         info_(mujoco_detail::ResolveInfoF64(spec, InfoFields(model_.get()))),
         motion_(spec),
-        reward_forward_(InfoField<double>(spec, V == 4 ? "reward_linvel" : "reward_forward")),
-        reward_ctrl_(InfoField<double>(spec, V == 4 ? "reward_quadctrl" : "reward_ctrl")),
-        reward_survive_(InfoField<double>(spec, V == 4 ? "reward_alive" : "reward_survive")),
-        forward_reward_(mujoco_detail::InfoF64If(V == 4, spec, "forward_reward")),
-        reward_contact_(mujoco_detail::InfoF64If(V == 5, spec, "reward_contact")),
+        reward_forward_(InfoField<double>(spec, kV4Rules ? "reward_linvel" : "reward_forward")),
+        reward_ctrl_(InfoField<double>(spec, kV4Rules ? "reward_quadctrl" : "reward_ctrl")),
+        reward_survive_(InfoField<double>(spec, kV4Rules ? "reward_alive" : "reward_survive")),
+        forward_reward_(mujoco_detail::InfoF64If(kV4Rules, spec, "forward_reward")),
+        reward_contact_(
+            mujoco_detail::InfoF64If(V != 4, spec, V == 3 ? "reward_impact" : "reward_contact")),
         tendon_length_(mujoco_detail::InfoF64If(V == 5, spec, "tendon_length")),
         tendon_velocity_(mujoco_detail::InfoF64If(V == 5, spec, "tendon_velocity")) {}
 
@@ -209,7 +224,7 @@ class Humanoid : public MujocoEnvBase {
     ResetWithNoise(rng, reset_noise_scale_, /*normal_qvel=*/false);
     parts_.Write(model_.get(), data_.get(), out[obs_]);
     mujoco_detail::ZeroInfo(out, info_);
-    if (V == 4) {
+    if (kV4Rules) {
       // gymnasium's v4 has no reset info: the center of mass, as in step's.
       const auto com = mujoco_detail::MassCenter(model_.get(), data_.get(), total_mass_);
       WritePositions(out, com.x, com.y);
@@ -235,21 +250,24 @@ class Humanoid : public MujocoEnvBase {
     const double forward_reward = forward_reward_weight_ * x_velocity;
     const bool healthy = z_range_.Contains(data_->qpos[2]);
     const double healthy_reward =
-        (V == 4 ? (healthy || terminate_when_unhealthy_) : healthy) ? healthy_reward_ : 0.0;
+        (kV4Rules ? (healthy || terminate_when_unhealthy_) : healthy) ? healthy_reward_ : 0.0;
     const double rewards = forward_reward + healthy_reward;
     *out.terminated = !healthy && terminate_when_unhealthy_;
     parts_.Write(model_.get(), data_.get(), out[obs_]);
     if (V == 4) {
       *out.reward = static_cast<float>(rewards - ctrl_cost);
-      WritePositions(out, after.x, after.y);
-      *out[forward_reward_] = forward_reward;
     } else {
       const double contact_cost = mujoco_detail::Clip(
           contact_cost_weight_ * mujoco_detail::SumSquaresF64(data_->cfrc_ext, 6 * model_->nbody),
           contact_cost_range_.low, contact_cost_range_.high);
       *out.reward = static_cast<float>(rewards - (ctrl_cost + contact_cost));
-      WritePositions(out, data_->qpos[0], data_->qpos[1]);
       *out[reward_contact_] = -contact_cost;
+    }
+    if (kV4Rules) {
+      WritePositions(out, after.x, after.y);
+      *out[forward_reward_] = forward_reward;
+    } else {
+      WritePositions(out, data_->qpos[0], data_->qpos[1]);
     }
     motion_.WriteVelocity(out, x_velocity, y_velocity);
     *out[reward_forward_] = forward_reward;
@@ -286,11 +304,11 @@ class Humanoid : public MujocoEnvBase {
   OutputField<double> obs_;
   std::vector<mujoco_detail::InfoF64> info_;  // all of InfoFields(), zeroed on reset
   mujoco_detail::PlanarMotionInfo motion_;
-  OutputField<double> reward_forward_;   // v4: reward_linvel
-  OutputField<double> reward_ctrl_;      // v4: reward_quadctrl
-  OutputField<double> reward_survive_;   // v4: reward_alive
-  OutputField<double> forward_reward_;   // v4 only
-  OutputField<double> reward_contact_;   // v5 only
+  OutputField<double> reward_forward_;   // v3, v4: reward_linvel
+  OutputField<double> reward_ctrl_;      // v3, v4: reward_quadctrl
+  OutputField<double> reward_survive_;   // v3, v4: reward_alive
+  OutputField<double> forward_reward_;   // v3 and v4
+  OutputField<double> reward_contact_;   // v5; v3: reward_impact
   OutputField<double> tendon_length_;    // v5 only, ntendon values
   OutputField<double> tendon_velocity_;  // v5 only, ntendon values
   // The step in progress (BeginStep to EndStep).

@@ -324,7 +324,8 @@ class MujocoEnvBase {
   // core/env.h): StartSimulation sets ctrl = action (no clipping: MuJoCo
   // clamps to ctrlrange where the model says so); then StepPart, once per
   // mj_step of frame_skip, until it returns true; the last also runs
-  // mj_rnePostConstraint so cfrc_ext / cacc are up to date.
+  // mj_rnePostConstraint so cfrc_ext / cacc are up to date (not for the ids
+  // of gym's mujoco-py era: legacy_ids.h).
   void StartSimulation(const float* action) {
     mujoco_detail::DropDefaultTimer();  // see DefaultTimer
     // Count this step's instability warnings only (see EndEpisodeIfUnstable).
@@ -338,7 +339,7 @@ class MujocoEnvBase {
   bool StepPart() {
     mj_step(model_.get(), data_.get());
     if (--parts_left_ > 0) return false;
-    mj_rnePostConstraint(model_.get(), data_.get());
+    if (post_constraint_) mj_rnePostConstraint(model_.get(), data_.get());
     return true;
   }
 
@@ -383,7 +384,8 @@ class MujocoEnvBase {
   std::shared_ptr<const mjModel> model_;
   std::unique_ptr<mjData, mujoco_detail::DataDeleter> data_;
   int frame_skip_;
-  int parts_left_ = 0;  // mj_steps left in the step StartSimulation began
+  int parts_left_ = 0;           // mj_steps left in the step StartSimulation began
+  bool post_constraint_ = true;  // run mj_rnePostConstraint after each step
   std::vector<double> init_qpos_;
   std::vector<double> init_qvel_;
   std::vector<double> qpos_buf_;

@@ -1,4 +1,5 @@
-"""The MuJoCo family: gymnasium's locomotion and manipulation tasks, -v4 and -v5.
+"""The MuJoCo family: gymnasium's locomotion and manipulation tasks, -v4 and -v5,
+and the older ids EnvPool keeps (-v3, or -v2 where gym's last was v2).
 
 The simulation runs in C++ against MuJoCo's C API (the library and headers of
 the pinned ``mujoco`` wheel, :data:`MUJOCO_VERSION`); the model XMLs are the ones
@@ -21,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from envpool_x import _core
-from envpool_x.families.mujoco_envpool_names import MUJOCO_ENVPOOL_NAMES
+from envpool_x.families.mujoco_envpool_names import LEGACY_VERSIONS, MUJOCO_ENVPOOL_NAMES
 from envpool_x.families.mujoco_memory import model_extra
 from envpool_x.families.option_rules import unused_unless
 from envpool_x.options import (
@@ -57,7 +58,7 @@ MUJOCO_WARP_POOLS = (
 MUJOCO_VERSION = "3.17.0"
 
 # (name, xml of -v4 and of -v5, time limit, reward threshold), as gymnasium's
-# registry has them.
+# registry has them (the older id of each has v4's).
 _TASKS: list[tuple[str, str, str, int, float | None]] = [
     ("HalfCheetah", "half_cheetah.xml", "half_cheetah.xml", 1000, 4800.0),
     ("Hopper", "hopper.xml", "hopper.xml", 1000, 3800.0),
@@ -79,6 +80,14 @@ _TASKS: list[tuple[str, str, str, int, float | None]] = [
     # object of pusher.xml there); ours runs its code on 3.17 as it is.
     ("Pusher", "pusher.xml", "pusher_v5.xml", 100, 0.0),
 ]
+
+
+def _versions(name: str, xml_v4: str, xml_v5: str) -> list[tuple[int, str]]:
+    """(version, stock model file) of each id of task ``name``: EnvPool's older id
+    (LEGACY_VERSIONS), the -v4 task run as gym's mujoco-py envs and EnvPool's ids
+    run it, without mj_rnePostConstraint (cpp/envs/mujoco/legacy_ids.h), then
+    -v4 and -v5."""
+    return [(LEGACY_VERSIONS[name], xml_v4), (4, xml_v4), (5, xml_v5)]
 
 
 #: The most physics steps one env step may take (gymnasium's tasks take 2 to 5;
@@ -151,7 +160,7 @@ def _main_body(task_id: str, config: Mapping[str, Any], given: frozenset[str]) -
 def _pool_options(pool: str) -> OptionTable:
     """The declared options of MuJoCo pool ``pool``: the keys its C++ env has
     (a key without a declaration is left out: tests/families name it), each
-    (low, high) range in order, Ant-v4's contact terms only with its switch."""
+    (low, high) range in order, Ant-v3's and -v4's contact terms only with their switch."""
     keys = getattr(_core, pool).default_config()
     options = {key: MUJOCO_KEY_OPTIONS[key] for key in keys if key in MUJOCO_KEY_OPTIONS}
     relations: list[Relation] = [ordered_pair(k) for k in options if options[k] is _RANGE]
@@ -162,7 +171,8 @@ def _pool_options(pool: str) -> OptionTable:
             unused_unless(
                 "use_contact_forces",
                 ("contact_cost_weight", "contact_force_range"),
-                "Ant-v4 pays and observes the contact forces only with use_contact_forces=True",
+                "Ant-v3 and Ant-v4 pay and observe the contact forces only with "
+                "use_contact_forces=True",
             )
         )
     return OptionTable(options, tuple(relations))
@@ -170,7 +180,11 @@ def _pool_options(pool: str) -> OptionTable:
 
 #: The declared options of each MuJoCo pool (none in a build without MuJoCo).
 MUJOCO_OPTIONS: dict[str, OptionTable] = (
-    {f"{name}V{v}": _pool_options(f"{name}V{v}") for name, *_ in _TASKS for v in (4, 5)}
+    {
+        f"{name}V{v}": _pool_options(f"{name}V{v}")
+        for name, *_ in _TASKS
+        for v in (LEGACY_VERSIONS[name], 4, 5)
+    }
     if hasattr(_core, "mujoco_version")
     else {}
 )
@@ -179,7 +193,7 @@ MUJOCO_OPTIONS: dict[str, OptionTable] = (
 STOCK_MODELS = {
     f"{name}V{v}": xml
     for name, xml_v4, xml_v5, *_ in _TASKS
-    for v, xml in ((4, xml_v4), (5, xml_v5))
+    for v, xml in _versions(name, xml_v4, xml_v5)
 }
 
 # One env: mjData's buffer and the touched part of its arena (measured); the
@@ -234,6 +248,8 @@ def expand_model_path(xml_file: str) -> str:
         path = os.path.expanduser(xml_file)
     else:
         path = os.path.join(gymnasium_assets_dir(), xml_file)
+    if os.path.isdir(path):
+        raise FileNotFoundError(f"MuJoCo model file {path!r} is a folder, not a file")
     if not os.path.isfile(path):
         raise FileNotFoundError(f"MuJoCo model file {path!r} does not exist")
     return os.path.abspath(path)
@@ -298,18 +314,23 @@ def _caller_stacklevel() -> int:
 
 
 def register_mujoco_tasks() -> None:
-    """Register ``<Name>-v4`` and ``<Name>-v5`` for every MuJoCo env of this build."""
-    for name, xml_v4, xml_v5, max_steps, threshold in _TASKS:
-        for version, xml in ((4, xml_v4), (5, xml_v5)):
-            register(
-                f"{name}-v{version}",
-                f"{name}V{version}",
-                "mujoco",
-                max_steps,
-                threshold,
-                resolve=resolve_config,
-                xml_file=xml,
-            )
+    """Register ``<Name>-v4``, ``<Name>-v5`` and EnvPool's older id of each
+    (``Ant-v3``, ``Reacher-v2``, ...) for every MuJoCo env of this build;
+    gymnasium's ids are listed first."""
+    for legacy in (False, True):
+        for name, xml_v4, xml_v5, max_steps, threshold in _TASKS:
+            for version, xml in _versions(name, xml_v4, xml_v5):
+                if (version == LEGACY_VERSIONS[name]) != legacy:
+                    continue
+                register(
+                    f"{name}-v{version}",
+                    f"{name}V{version}",
+                    "mujoco",
+                    max_steps,
+                    threshold,
+                    resolve=resolve_config,
+                    xml_file=xml,
+                )
 
 
 # The family is optional at build time (a CMake option).

@@ -4,7 +4,9 @@ EnvPool 1.2.5 (and 1.2.7, the same keys) has its own option set for gymnasium's
 MuJoCo tasks: ``healthy_z_min`` / ``healthy_z_max`` for gymnasium's
 ``healthy_z_range``, ``dist_cost_weight`` for Reacher's ``reward_dist_weight``,
 and switches between the v4 and v5 rules (``legacy_healthy_reward``,
-``reward_after_step``, ...) that a task id fixes here. Each key is declared
+``reward_after_step``, ...) that a task id fixes here. Its -v2 / -v3 ids have
+its -v4 keys, with ``post_constraint=False`` (and ``use_contact_force=True``
+for Ant-v3 and Humanoid-v3), which those ids fix here. Each key is declared
 below as an alias of ours, a value the task fixes (EnvPool's default for the
 id, which is gymnasium's behaviour), or unsupported (``base_path``). Read from
 EnvPool's C++ (``envpool/mujoco/gym/*.h``) and its registration's defaults.
@@ -48,16 +50,28 @@ _BASE_PATH = Unsupported(
 )
 
 
+_NO_POST_CONSTRAINT = (
+    "EnvPool's -v2 / -v3 ids, as gym's mujoco-py envs, skip mj_rnePostConstraint, so the "
+    "contact forces (cfrc_ext) stay zero, and so do envpool_x's; post_constraint=True is "
+    "accepted only where this config reads none of them: make the -v4 id for computed ones"
+)
+
+
 def _reads_nothing(value: Any, config: Mapping[str, Any]) -> bool:
     return True
 
 
-def _common(post_constraint_same: Any = None) -> dict[str, Entry]:
+def _common(version: int, post_constraint_same: Any = None) -> dict[str, Entry]:
     """The keys every EnvPool MuJoCo task has (``post_constraint_same``: when
-    post_constraint=False behaves the same, given the config)."""
+    the other value of post_constraint behaves the same, given the config)."""
+    post_constraint = (
+        Fixed(True, _POST_CONSTRAINT, post_constraint_same)
+        if version >= 4
+        else Fixed(False, _NO_POST_CONSTRAINT, post_constraint_same)
+    )
     return {
         "frame_stack": Fixed(1, _FRAME_STACK),
-        "post_constraint": Fixed(True, _POST_CONSTRAINT, post_constraint_same),
+        "post_constraint": post_constraint,
         "gymnasium_v5_render_camera": Fixed(True, _CAMERA),
         "base_path": _BASE_PATH,
     }
@@ -75,10 +89,11 @@ def _v5_drops_contact_forces(weight: str) -> Any:
 
 
 def _legacy(version: int) -> Fixed:
-    if version == 4:
+    if version <= 4:
         why = (
-            "a -v4 task pays the healthy reward as gymnasium's v4: also on an unhealthy step "
-            "(the terminating one, or any with terminate_when_unhealthy=False); make the -v5 id "
+            f"a -v{version} task pays the healthy reward as gymnasium's v4: also on an "
+            "unhealthy step (the terminating one, or any with terminate_when_unhealthy=False); "
+            "make the -v5 id "
             "for v5's rule (only while healthy)"
         )
         return Fixed(True, why)
@@ -90,7 +105,12 @@ def _legacy(version: int) -> Fixed:
 
 
 def _by_version(version: int, v4: Any, v5: Any, what: str) -> Fixed:
-    """A switch between gymnasium's v4 and v5 rules, which the id fixes (``what``: the rule)."""
+    """A switch between gymnasium's v4 and v5 rules, which the id fixes (``what``:
+    the rule; a -v2 / -v3 id has v4's)."""
+    if version < 4:
+        return Fixed(
+            v4, f"this -v{version} task has gymnasium's v4 {what}; make the -v5 id for v5's"
+        )
     other = 5 if version == 4 else 4
     return Fixed(
         v4 if version == 4 else v5,
@@ -134,11 +154,11 @@ def _ant(version: int) -> dict[str, Entry]:
             version, False, True, "contact forces (v4: every body's, the world's included)"
         ),
     }
-    if version == 4:
+    if version <= 4:
         entries["use_contact_force"] = Alias("use_contact_forces")
         entries["forward_reward_weight"] = Fixed(
-            1.0, "Ant-v4's reward has the x velocity with weight 1 (gymnasium's v4 has no "
-            "forward_reward_weight); Ant-v5 takes forward_reward_weight"
+            1.0, f"Ant-v{version}'s reward has the x velocity with weight 1 (gym's v3 and "
+            "gymnasium's v4 have no forward_reward_weight); Ant-v5 takes forward_reward_weight"
         )  # fmt: skip
     else:
         entries["use_contact_force"] = Fixed(
@@ -169,7 +189,13 @@ def _humanoid(version: int) -> dict[str, Entry]:
         "legacy_healthy_reward": _legacy(version),
         **_humanoid_observation(version),
     }
-    if version == 4:
+    if version == 3:
+        entries["use_contact_force"] = Fixed(
+            True, "Humanoid-v3 always pays its contact cost, as gym's v3 (of zero contact "
+            "forces: see post_constraint): give contact_cost_weight=0 to leave it out"
+        )  # fmt: skip
+        entries["contact_cost_max"] = high_end("contact_cost_range")
+    elif version == 4:
         none = (
             "Humanoid-v4 has no contact cost (gymnasium's v4; EnvPool reads this key only "
             "with use_contact_force=True): make Humanoid-v5 for it"
@@ -188,12 +214,13 @@ def _humanoid(version: int) -> dict[str, Entry]:
 
 def _humanoid_standup(version: int) -> dict[str, Entry]:
     entries: dict[str, Entry] = dict(_humanoid_observation(version))
-    if version == 4:
-        # gymnasium's HumanoidStandup-v4 takes no options: each is a constant there.
+    if version <= 4:
+        # gymnasium's HumanoidStandup-v4 (and gym's v2) takes no options: each is a
+        # constant there.
         def constant(value: Any, v5: str) -> Fixed:
             return Fixed(
-                value, f"HumanoidStandup-v4 takes no options (gymnasium's v4 has this as a "
-                f"constant): make HumanoidStandup-v5, which takes {v5}"
+                value, f"HumanoidStandup-v{version} takes no options (gymnasium's v4 has this "
+                f"as a constant): make HumanoidStandup-v5, which takes {v5}"
             )  # fmt: skip
 
         entries.update(
@@ -292,21 +319,23 @@ def _table(name: str, version: int) -> EnvPoolNames:
         own = _ant(version)
         same = (
             (lambda value, config: not config["use_contact_forces"])
-            if version == 4
+            if version <= 4
             else _v5_drops_contact_forces("contact_cost_weight")
         )
     elif name == "Humanoid":
         own = _humanoid(version)
-        same = None if version == 4 else _v5_drops_contact_forces("contact_cost_weight")
+        same = None if version <= 4 else _v5_drops_contact_forces("contact_cost_weight")
     elif name == "HumanoidStandup":
         own = _humanoid_standup(version)
-        same = None if version == 4 else _v5_drops_contact_forces("impact_cost_weight")
+        same = None if version <= 4 else _v5_drops_contact_forces("impact_cost_weight")
     elif name in ("InvertedPendulum", "InvertedDoublePendulum"):
         own = _inverted(name, version)
     elif name in ("Reacher", "Pusher"):
         own = _reacher_pusher(name, version)
-    return EnvPoolNames({**_common(same), **own})
+    return EnvPoolNames({**_common(version, same), **own})
 
+
+_V2 = ("HumanoidStandup", "InvertedPendulum", "InvertedDoublePendulum", "Reacher", "Pusher")
 
 #: The task names whose pools EnvPool's MuJoCo keys are declared for.
 NAMES = (
@@ -323,9 +352,15 @@ NAMES = (
     "Pusher",
 )
 
+#: The version of each task's older id that EnvPool 1.2.7 registers: gym's last
+#: before gymnasium (v3 where gym's v3 took keyword options, else v2).
+LEGACY_VERSIONS = {name: 2 if name in _V2 else 3 for name in NAMES}
+
 #: EnvPool's keys of each MuJoCo pool, by pool name (``AntV4``).
 MUJOCO_ENVPOOL_NAMES: dict[str, EnvPoolNames] = {
-    f"{name}V{version}": _table(name, version) for name in NAMES for version in (4, 5)
+    f"{name}V{version}": _table(name, version)
+    for name in NAMES
+    for version in (LEGACY_VERSIONS[name], 4, 5)
 }
 
-__all__ = ["MUJOCO_ENVPOOL_NAMES"]
+__all__ = ["LEGACY_VERSIONS", "MUJOCO_ENVPOOL_NAMES"]

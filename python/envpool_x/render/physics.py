@@ -16,18 +16,34 @@ if TYPE_CHECKING:
     from envpool_x.spec import EnvSpec
 
 
+def _v4_camera(name: str) -> dict[str, Any] | None:
+    """The default camera of gymnasium's ``<name>-v4`` class (None: MuJoCo's free camera)."""
+    import importlib
+
+    import gymnasium
+
+    module = str(gymnasium.spec(f"{name}-v4").entry_point).split(":")[0]
+    camera = getattr(importlib.import_module(module), "DEFAULT_CAMERA_CONFIG", None)
+    return dict(camera) if camera is not None else None
+
+
 class MujocoFrames:
     """Draws gymnasium MuJoCo task frames from our state (qpos then qvel)."""
 
     def __init__(self, task_id: str, env_config: dict[str, Any]) -> None:
         import gymnasium
 
-        kwargs: dict[str, Any] = {"render_mode": "rgb_array"}
-        if task_id.endswith("-v5"):  # v4 constructors take no model path
-            kwargs["xml_file"] = env_config["xml_file"]
+        # gymnasium's v5 class of the task, given the env's model file: every v5
+        # constructor takes xml_file (gymnasium's v4 ones but Ant's do not, and
+        # the -v2 / -v3 ids need mujoco-py). Older ids get the v4 class's camera
+        # (InvertedDoublePendulum-v5 leaves its own unused: the free camera).
+        name, version = task_id.rsplit("-", 1)
+        kwargs: dict[str, Any] = {"render_mode": "rgb_array", "xml_file": env_config["xml_file"]}
+        if version != "v5":
+            kwargs["default_camera_config"] = _v4_camera(name)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            env: Any = gymnasium.make(task_id, **kwargs).unwrapped
+            env: Any = gymnasium.make(f"{name}-v5", **kwargs).unwrapped
         self._env = env
         self._nq = int(self._env.model.nq)
         self.shape = (int(self._env.height), int(self._env.width))
