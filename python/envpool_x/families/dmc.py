@@ -58,16 +58,26 @@ DOMAINS: list[tuple[str, str, str, tuple[str, ...]]] = [
     ("reacher", "Reacher", "DmcReacher", ("easy", "hard")),
     ("ball_in_cup", "BallInCup", "DmcBallInCup", ("catch",)),
     ("finger", "Finger", "DmcFinger", ("spin", "turn_easy", "turn_hard")),
-    ("humanoid", "Humanoid", "DmcHumanoid", ("stand", "walk", "run")),
+    ("humanoid", "Humanoid", "DmcHumanoid", ("stand", "walk", "run", "run_pure_state")),
     ("swimmer", "Swimmer", "DmcSwimmer", ("swimmer6", "swimmer15")),
     ("fish", "Fish", "DmcFish", ("upright", "swim")),
     ("quadruped", "Quadruped", "DmcQuadruped", ("walk", "run")),
     ("manipulator", "Manipulator", "DmcManipulator", ("bring_ball",)),
+    ("stacker", "Stacker", "DmcStacker", ("stack_2", "stack_4")),
+    ("lqr", "Lqr", "DmcLqr", ("lqr_2_1", "lqr_6_2")),
+    ("humanoid_CMU", "HumanoidCMU", "DmcHumanoidCMU", ("stand", "walk", "run")),
+    ("dog", "Dog", "DmcDog", ("stand", "walk", "trot", "run", "fetch")),
 ]
+
+
+def _fresh_random_state() -> np.random.RandomState:
+    """A RandomState of seed 0 (a MODEL_ARGS value that is called for each build)."""
+    return np.random.RandomState(0)
+
 
 #: Arguments of a domain's ``get_model_and_assets`` (or its MODEL_FUNCTIONS
 #: entry) for tasks whose model dm_control builds in Python (all others use
-#: the defaults).
+#: the defaults); a callable value is called for each build.
 MODEL_ARGS: dict[tuple[str, str], dict[str, Any]] = {
     ("cartpole", "two_poles"): {"num_poles": 2},
     ("cartpole", "three_poles"): {"num_poles": 3},
@@ -77,6 +87,20 @@ MODEL_ARGS: dict[tuple[str, str], dict[str, Any]] = {
     ("quadruped", "walk"): {"floor_size": 10.0},
     ("quadruped", "run"): {"floor_size": 100},
     ("manipulator", "bring_ball"): {"use_peg": False, "insert": False},
+    ("stacker", "stack_2"): {"n_boxes": 2},
+    ("stacker", "stack_4"): {"n_boxes": 4},
+    # lqr's chain; its stiffnesses come from `random` (each env redraws them
+    # from its seed, so any fixed state will do: a fresh one each call, for
+    # one XML and so one model key).
+    ("lqr", "lqr_2_1"): {"n_bodies": 2, "n_actuators": 1, "random": _fresh_random_state},
+    ("lqr", "lqr_6_2"): {"n_bodies": 6, "n_actuators": 2, "random": _fresh_random_state},
+    # dog's floor: its time limit (15 s) times the task's speed (walk's for
+    # stand); fetch keeps the ball, target and walls.
+    ("dog", "stand"): {"floor_size": 15},
+    ("dog", "walk"): {"floor_size": 15},
+    ("dog", "trot"): {"floor_size": 45},
+    ("dog", "run"): {"floor_size": 135},
+    ("dog", "fetch"): {"remove_ball": False},
 }
 
 #: Domains whose tasks build their model with another dm_control function
@@ -85,6 +109,7 @@ MODEL_ARGS: dict[tuple[str, str], dict[str, Any]] = {
 MODEL_FUNCTIONS: dict[str, str] = {
     "quadruped": "make_model",
     "manipulator": "make_model",
+    "stacker": "make_model",
 }
 
 #: dm_control's physics steps per control step of each domain's tasks (its
@@ -93,7 +118,8 @@ MODEL_FUNCTIONS: dict[str, str] = {
 SUB_STEPS: dict[str, int] = {
     "cheetah": 1, "walker": 10, "hopper": 4, "cartpole": 1, "pendulum": 1, "acrobot": 1,
     "point_mass": 1, "reacher": 1, "ball_in_cup": 10, "finger": 2, "humanoid": 5,
-    "swimmer": 15, "fish": 10, "quadruped": 4, "manipulator": 10,
+    "swimmer": 15, "fish": 10, "quadruped": 4, "manipulator": 10, "stacker": 10, "lqr": 1,
+    "humanoid_CMU": 10, "dog": 3,
 }  # fmt: skip
 
 #: Every dm_control suite task runs this many control steps (checked against
@@ -137,7 +163,8 @@ def model_key(domain: str, task: str) -> str:
     """
     module = _import_domain(domain)
     build = getattr(module, MODEL_FUNCTIONS.get(domain, "get_model_and_assets"))
-    built = build(**MODEL_ARGS.get((domain, task), {}))
+    args = {k: v() if callable(v) else v for k, v in MODEL_ARGS.get((domain, task), {}).items()}
+    built = build(**args)
     xml, assets = built if isinstance(built, tuple) else (built, module.common.ASSETS)
     xml_bytes = xml.encode() if isinstance(xml, str) else bytes(xml)
     names = sorted(assets)
