@@ -62,7 +62,12 @@ DOMAINS: list[tuple[str, str, str, tuple[str, ...]]] = [
     ("swimmer", "Swimmer", "DmcSwimmer", ("swimmer6", "swimmer15")),
     ("fish", "Fish", "DmcFish", ("upright", "swim")),
     ("quadruped", "Quadruped", "DmcQuadruped", ("walk", "run")),
-    ("manipulator", "Manipulator", "DmcManipulator", ("bring_ball",)),
+    (
+        "manipulator",
+        "Manipulator",
+        "DmcManipulator",
+        ("bring_ball", "bring_peg", "insert_ball", "insert_peg"),
+    ),
     ("stacker", "Stacker", "DmcStacker", ("stack_2", "stack_4")),
     ("lqr", "Lqr", "DmcLqr", ("lqr_2_1", "lqr_6_2")),
     ("humanoid_CMU", "HumanoidCMU", "DmcHumanoidCMU", ("stand", "walk", "run")),
@@ -87,6 +92,9 @@ MODEL_ARGS: dict[tuple[str, str], dict[str, Any]] = {
     ("quadruped", "walk"): {"floor_size": 10.0},
     ("quadruped", "run"): {"floor_size": 100},
     ("manipulator", "bring_ball"): {"use_peg": False, "insert": False},
+    ("manipulator", "bring_peg"): {"use_peg": True, "insert": False},
+    ("manipulator", "insert_ball"): {"use_peg": False, "insert": True},
+    ("manipulator", "insert_peg"): {"use_peg": True, "insert": True},
     ("stacker", "stack_2"): {"n_boxes": 2},
     ("stacker", "stack_4"): {"n_boxes": 4},
     # lqr's chain; its stiffnesses come from `random` (each env redraws them
