@@ -1,4 +1,5 @@
-"""DeepMind Control's stacker, lqr, humanoid_CMU and dog, and humanoid's run_pure_state,
+"""DeepMind Control's stacker, lqr, humanoid_CMU and dog, humanoid's run_pure_state and
+quadruped's fetch,
 against dm_control 1.0.50's suite, as tests/families/test_dmc.py does for the
 first domains: the same XML (dm_control's own model functions) on the same
 libmujoco; after a reset dm_control's integration state and the task's values
@@ -41,10 +42,19 @@ TASKS = [
     for domain, prefix, _, tasks in dmc.DOMAINS
     if domain in DOMAINS
     for task in tasks
-] + [("HumanoidRunPureState-v1", "humanoid", "run_pure_state")]
+] + [
+    ("HumanoidRunPureState-v1", "humanoid", "run_pure_state"),
+    ("QuadrupedFetch-v1", "quadruped", "fetch"),
+]
 IDS = [t[0] for t in TASKS]
 #: The default run's whole episodes: one task per domain.
-SAMPLE = ["StackerStack2-v1", "LqrLqr21-v1", "HumanoidCMUStand-v1", "DogFetch-v1"]
+SAMPLE = [
+    "StackerStack2-v1",
+    "LqrLqr21-v1",
+    "HumanoidCMUStand-v1",
+    "DogFetch-v1",
+    "QuadrupedFetch-v1",
+]
 
 
 def _sampled(keep: set[str]) -> list[Any]:
@@ -64,6 +74,7 @@ INITIAL_STATE_TASKS = _sampled(
         "HumanoidCMUWalk-v1",
         "HumanoidRunPureState-v1",
         "DogFetch-v1",
+        "QuadrupedFetch-v1",
     }
 )
 
@@ -323,12 +334,33 @@ def _check_dog(model: Any, states: np.ndarray, task: np.ndarray) -> None:
         assert np.all(np.sum(v[:, :2] * qpos[:, ball : ball + 2], axis=1) <= 0)
 
 
+def _check_quadruped_fetch(model: Any, states: np.ndarray, task: np.ndarray) -> None:
+    qpos = states[:, 1 : 1 + model.nq]
+    qvel = states[:, 1 + model.nq : 1 + model.nq + model.nv]
+    spawn = 0.9 * model.geom_size[mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_GEOM, "floor"), 0]
+    # The torso at a random place and heading, at the lowest 1 cm step of
+    # height without contact.
+    root, ball = _joint_qpos(model, "root"), _joint_qpos(model, "ball_root")
+    assert np.all(np.abs(qpos[:, root : root + 2]) <= spawn) and np.ptp(qpos[:, root]) > spawn
+    quat = qpos[:, root + 3 : root + 7]
+    assert np.all(quat[:, 1:3] == 0) and np.ptp(np.arctan2(quat[:, 3], quat[:, 0])) > np.pi / 2
+    for s in states:
+        lower = s.copy()
+        lower[1 + root + 2] -= 0.01
+        assert _ncon(model, lower) > 0, "not the lowest non-contacting height"
+    # The ball 2 m up anywhere in the spawn square, rolling sideways (5 m/s normal).
+    assert np.all(np.abs(qpos[:, ball : ball + 2]) <= spawn) and np.all(qpos[:, ball + 2] == 2)
+    v = qvel[:, _dof(model, "ball_root") : _dof(model, "ball_root") + 3]
+    assert 3 < np.std(v[:, :2]) < 7 and np.all(v[:, 2] == 0)
+
+
 INITIAL_STATE_CHECKS: dict[str, Callable[[Any, np.ndarray, np.ndarray], None]] = {
     "stacker": _check_stacker,
     "lqr": _check_lqr,
     "humanoid_CMU": _check_humanoid,
     "humanoid": _check_humanoid,
     "dog": _check_dog,
+    "quadruped": _check_quadruped_fetch,
 }
 
 
@@ -371,6 +403,13 @@ def test_lqr_model_belongs_to_the_env_seed() -> None:
     env.reset(seed=2)
     assert not np.array_equal(env.get_state(0)[-6:], first[0])
     env.close()
+
+
+def test_quadruped_escape_says_why_it_is_missing() -> None:
+    from envpool_x.registration import TaskNotPortedError
+
+    with pytest.raises(TaskNotPortedError, match="scipy.ndimage.zoom"):
+        envpool_x.make_dm("QuadrupedEscape-v1")
 
 
 def test_unknown_tasks_rejected() -> None:
