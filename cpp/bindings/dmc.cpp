@@ -6,16 +6,20 @@
 #include "envs/dmc/ball_in_cup.h"
 #include "envs/dmc/cartpole.h"
 #include "envs/dmc/cheetah.h"
+#include "envs/dmc/dog.h"
 #include "envs/dmc/finger.h"
 #include "envs/dmc/hopper.h"
+#include "envs/dmc/lqr.h"
 #include "envs/dmc/pendulum.h"
 #include "envs/dmc/point_mass.h"
 #include "envs/dmc/reacher.h"
+#include "envs/dmc/stacker.h"
 #include "envs/dmc/walker.h"
 #include "envs/mujoco/initial_state_info.h"
 // Domains with egocentric observations (a vector expressed in a body frame).
 #include "envs/dmc/fish.h"
 #include "envs/dmc/humanoid.h"
+#include "envs/dmc/humanoid_cmu.h"
 #include "envs/dmc/manipulator.h"
 #include "envs/dmc/quadruped.h"
 #include "envs/dmc/swimmer.h"
@@ -48,12 +52,16 @@ void BindDmc(py::module_& m) {
   BindEnv<WithInitialState<DmcReacher>>(m);
   BindEnv<WithInitialState<DmcBallInCup>>(m);
   BindEnv<WithInitialState<DmcFinger>>(m);
+  BindEnv<WithInitialState<DmcLqr>>(m);
+  BindEnv<WithInitialState<DmcStacker>>(m);
   // Domains with egocentric observations (a vector expressed in a body frame).
   BindEnv<WithInitialState<DmcHumanoid>>(m);
   BindEnv<WithInitialState<DmcSwimmer>>(m);
   BindEnv<WithInitialState<DmcFish>>(m);
   BindEnv<WithInitialState<DmcQuadruped>>(m);
   BindEnv<WithInitialState<DmcManipulator>>(m);
+  BindEnv<WithInitialState<DmcHumanoidCMU>>(m);
+  BindEnv<WithInitialState<DmcDog>>(m);
 }
 
 }  // namespace envpool_x

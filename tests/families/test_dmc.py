@@ -38,10 +38,12 @@ LIBM_FIELDS = {"touch", "dist_to_target"}
 # Domains whose task state and initial states are checked in
 # tests/families/test_dmc_egocentric_domains.py.
 EGOCENTRIC_DOMAINS = ("humanoid", "swimmer", "fish", "quadruped", "manipulator")
+# Domains checked in tests/families/test_dmc_more_domains.py.
+MORE_DOMAINS = ("stacker", "lqr", "humanoid_CMU", "dog")
 TASKS = [
     (dmc.task_id(prefix, task), domain, task)
     for domain, prefix, _, tasks in dmc.DOMAINS
-    if domain not in EGOCENTRIC_DOMAINS
+    if domain not in EGOCENTRIC_DOMAINS + MORE_DOMAINS
     for task in tasks
 ]
 IDS = [t[0] for t in TASKS]

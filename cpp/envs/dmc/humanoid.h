@@ -1,5 +1,7 @@
-// dm_control suite: humanoid (tasks: stand, walk, run), as dm_control
-// 1.0.50's humanoid.py with its feature observations (not pure_state).
+// dm_control suite: humanoid (tasks: stand, walk, run, run_pure_state), as
+// dm_control 1.0.50's humanoid.py. The body, its task and its observations
+// are HumanoidBody, which humanoid_CMU (humanoid_cmu.h) shares with other
+// names.
 #pragma once
 
 #include <cmath>
@@ -9,43 +11,61 @@
 #include "envs/dmc/dmc_env.h"
 
 namespace envpool_x {
+namespace dmc {
 
-class DmcHumanoid : public dmc::DmcEnvBase {
+// A standing, walking or running humanoid: dm_control's humanoid.py and
+// humanoid_CMU.py differ only in the names below, the control timestep, the
+// axis of the torso that counts as upright, and humanoid's pure-state task.
+//   Names::kName, kDomain, kTorso, kHead, kExtremities[4], kComVelocity,
+//   kControlTimestep, kUprightAxis (index into the torso's xmat),
+//   MoveSpeed(task) (throws for another task), PureState(task).
+template <typename Names>
+class HumanoidBody : public DmcEnvBase {
  public:
-  static constexpr const char* kName = "DmcHumanoid";
+  static constexpr const char* kName = Names::kName;
 
-  static Config DefaultConfig() { return dmc::BaseConfig("walk"); }
+  static Config DefaultConfig() { return BaseConfig("walk"); }
 
   static EnvSpec Spec(const Config& config) {
-    MoveSpeed(config.String("task_name"));
-    auto m = dmc::ModelRegistry::Get().Load(config.String("model")).model;
+    const std::string task = config.String("task_name");
+    Names::MoveSpeed(task);
+    auto m = ModelRegistry::Get().Load(config.String("model")).model;
     EnvSpec spec;
-    // The free root joint's 7 values are left out of joint_angles.
-    spec.obs.push_back(dmc::ObsF64("joint_angles", {m->nq - 7}));
-    spec.obs.push_back(dmc::ObsF64("head_height", {}));
-    spec.obs.push_back(dmc::ObsF64("extremities", {3 * kNumExtremities}));
-    spec.obs.push_back(dmc::ObsF64("torso_vertical", {3}));
-    spec.obs.push_back(dmc::ObsF64("com_velocity", {3}));
-    spec.obs.push_back(dmc::ObsF64("velocity", {m->nv}));
+    if (Names::PureState(task)) {
+      spec.obs.push_back(ObsF64("position", {m->nq}));
+      spec.obs.push_back(ObsF64("velocity", {m->nv}));
+    } else {
+      // The free root joint's 7 values are left out of joint_angles.
+      spec.obs.push_back(ObsF64("joint_angles", {m->nq - 7}));
+      spec.obs.push_back(ObsF64("head_height", {}));
+      spec.obs.push_back(ObsF64("extremities", {3 * kNumExtremities}));
+      spec.obs.push_back(ObsF64("torso_vertical", {3}));
+      spec.obs.push_back(ObsF64("com_velocity", {3}));
+      spec.obs.push_back(ObsF64("velocity", {m->nv}));
+    }
     spec.action = mujoco_detail::CtrlRangeAction(m.get());
     spec.reward_low = 0.0;
     spec.reward_high = 1.0;
     return spec;
   }
 
-  DmcHumanoid(const Config& config, const EnvSpec& spec)
-      : DmcEnvBase(config, kControlTimestep, /*own_model=*/false),
-        move_speed_(MoveSpeed(config.String("task_name"))),
-        torso_(Id(mjOBJ_BODY, "torso")),
-        head_(Id(mjOBJ_BODY, "head")),
-        com_vel_adr_(SensorAdr("torso_subtreelinvel")),
-        obs_joint_angles_(ObsField<double>(spec, "joint_angles")),
-        obs_head_height_(ObsField<double>(spec, "head_height")),
-        obs_extremities_(ObsField<double>(spec, "extremities")),
-        obs_torso_vertical_(ObsField<double>(spec, "torso_vertical")),
-        obs_com_velocity_(ObsField<double>(spec, "com_velocity")),
+  HumanoidBody(const Config& config, const EnvSpec& spec)
+      : DmcEnvBase(config, Names::kControlTimestep, /*own_model=*/false),
+        move_speed_(Names::MoveSpeed(config.String("task_name"))),
+        pure_state_(Names::PureState(config.String("task_name"))),
+        torso_(Id(mjOBJ_BODY, Names::kTorso)),
+        head_(Id(mjOBJ_BODY, Names::kHead)),
+        com_vel_adr_(SensorAdr(Names::kComVelocity)),
+        obs_position_(OptionalObsField<double>(spec, "position")),
+        obs_joint_angles_(OptionalObsField<double>(spec, "joint_angles")),
+        obs_head_height_(OptionalObsField<double>(spec, "head_height")),
+        obs_extremities_(OptionalObsField<double>(spec, "extremities")),
+        obs_torso_vertical_(OptionalObsField<double>(spec, "torso_vertical")),
+        obs_com_velocity_(OptionalObsField<double>(spec, "com_velocity")),
         obs_velocity_(ObsField<double>(spec, "velocity")) {
-    for (int i = 0; i < kNumExtremities; ++i) extremities_[i] = Id(mjOBJ_BODY, kExtremities[i]);
+    for (int i = 0; i < kNumExtremities; ++i) {
+      extremities_[i] = Id(mjOBJ_BODY, Names::kExtremities[i]);
+    }
   }
 
   void Reset(Rng& rng, const StepOutput& out) {
@@ -54,7 +74,7 @@ class DmcHumanoid : public dmc::DmcEnvBase {
     // position stays at the model's; only its orientation is drawn).
     int redraws = 0;
     do {
-      CountRedraw(&redraws, "Humanoid");
+      CountRedraw(&redraws, Names::kDomain);
       RandomizeLimitedAndRotationalJoints(rng);
       AfterReset();
     } while (data_->ncon > 0);
@@ -66,26 +86,24 @@ class DmcHumanoid : public dmc::DmcEnvBase {
     const bool ok = ControlStep(action);
     WriteObs(out);
     if (!ok) return EndOnPhysicsError(out);
-    const double standing = dmc::Tolerance(HeadHeight(), kStandHeight, INFINITY, kStandHeight / 4);
-    const double upright =
-        dmc::Tolerance(data_->xmat[9 * torso_ + 8], 0.9, INFINITY, 1.9, dmc::Sigmoid::kLinear, 0.0);
+    const double standing = Tolerance(HeadHeight(), kStandHeight, INFINITY, kStandHeight / 4);
+    const double upright = Tolerance(data_->xmat[9 * torso_ + Names::kUprightAxis], 0.9, INFINITY,
+                                     1.9, Sigmoid::kLinear, 0.0);
     const double stand_reward = standing * upright;
     // Mean over the actuators of a quadratic fall-off of |ctrl| (as given,
     // before MuJoCo's clamping).
     double small_control = 0;
     for (int i = 0; i < model_->nu; ++i) {
-      small_control += dmc::Tolerance(data_->ctrl[i], 0.0, 0.0, 1.0, dmc::Sigmoid::kQuadratic, 0.0);
+      small_control += Tolerance(data_->ctrl[i], 0.0, 0.0, 1.0, Sigmoid::kQuadratic, 0.0);
     }
     small_control = (4 + small_control / model_->nu) / 5;
     const double* com_vel = data_->sensordata + com_vel_adr_;
     double move;
     if (move_speed_ == 0) {
-      move =
-          (dmc::Tolerance(com_vel[0], 0.0, 0.0, 2.0) + dmc::Tolerance(com_vel[1], 0.0, 0.0, 2.0)) /
-          2;
+      move = (Tolerance(com_vel[0], 0.0, 0.0, 2.0) + Tolerance(com_vel[1], 0.0, 0.0, 2.0)) / 2;
     } else {
       const double speed = std::sqrt(com_vel[0] * com_vel[0] + com_vel[1] * com_vel[1]);
-      move = dmc::Tolerance(speed, move_speed_, INFINITY, move_speed_, dmc::Sigmoid::kLinear, 0.0);
+      move = Tolerance(speed, move_speed_, INFINITY, move_speed_, Sigmoid::kLinear, 0.0);
       move = (5 * move + 1) / 6;
     }
     *out.reward = static_cast<float>(small_control * stand_reward * move);
@@ -93,22 +111,17 @@ class DmcHumanoid : public dmc::DmcEnvBase {
   }
 
  private:
-  static constexpr double kControlTimestep = 0.025;
   static constexpr double kStandHeight = 1.4;
   static constexpr int kNumExtremities = 4;
-  static constexpr const char* kExtremities[kNumExtremities] = {"left_hand", "left_foot",
-                                                                "right_hand", "right_foot"};
-
-  static double MoveSpeed(const std::string& task) {
-    if (task == "stand") return 0;
-    if (task == "walk") return 1;
-    if (task == "run") return 10;
-    throw ValueError("humanoid has no task '" + task + "' (tasks: stand, walk, run)");
-  }
 
   double HeadHeight() const { return data_->xpos[3 * head_ + 2]; }
 
   void WriteObs(const StepOutput& out) const {
+    std::memcpy(out[obs_velocity_], data_->qvel, sizeof(double) * model_->nv);
+    if (pure_state_) {
+      std::memcpy(out[obs_position_], data_->qpos, sizeof(double) * model_->nq);
+      return;
+    }
     std::memcpy(out[obs_joint_angles_], data_->qpos + 7, sizeof(double) * (model_->nq - 7));
     *out[obs_head_height_] = HeadHeight();
     // Torso-to-limb vectors in the torso's frame (row vector times xmat).
@@ -123,16 +136,18 @@ class DmcHumanoid : public dmc::DmcEnvBase {
     // The torso's z axis row: xmat's zx, zy, zz.
     std::memcpy(out[obs_torso_vertical_], frame + 6, sizeof(double) * 3);
     std::memcpy(out[obs_com_velocity_], data_->sensordata + com_vel_adr_, sizeof(double) * 3);
-    std::memcpy(out[obs_velocity_], data_->qvel, sizeof(double) * model_->nv);
   }
 
   double move_speed_;
+  bool pure_state_;
   int torso_;
   int head_;
   int com_vel_adr_;
   int extremities_[kNumExtremities] = {};
 
-  // Observation fields.
+  // Observation fields (position for the pure-state task, the features for
+  // the others; velocity for all).
+  OutputField<double> obs_position_;
   OutputField<double> obs_joint_angles_;
   OutputField<double> obs_head_height_;
   OutputField<double> obs_extremities_;
@@ -140,5 +155,32 @@ class DmcHumanoid : public dmc::DmcEnvBase {
   OutputField<double> obs_com_velocity_;
   OutputField<double> obs_velocity_;
 };
+
+// humanoid.py's names and tasks.
+struct HumanoidNames {
+  static constexpr const char* kName = "DmcHumanoid";
+  static constexpr const char* kDomain = "Humanoid";
+  static constexpr const char* kTorso = "torso";
+  static constexpr const char* kHead = "head";
+  static constexpr const char* kExtremities[4] = {"left_hand", "left_foot", "right_hand",
+                                                  "right_foot"};
+  static constexpr const char* kComVelocity = "torso_subtreelinvel";
+  static constexpr double kControlTimestep = 0.025;
+  static constexpr int kUprightAxis = 8;  // xmat's zz
+
+  static double MoveSpeed(const std::string& task) {
+    if (task == "stand") return 0;
+    if (task == "walk") return 1;
+    if (task == "run" || task == "run_pure_state") return 10;
+    throw ValueError("humanoid has no task '" + task +
+                     "' (tasks: stand, walk, run, run_pure_state)");
+  }
+  // run_pure_state observes qpos and qvel instead of the features.
+  static bool PureState(const std::string& task) { return task == "run_pure_state"; }
+};
+
+}  // namespace dmc
+
+using DmcHumanoid = dmc::HumanoidBody<dmc::HumanoidNames>;
 
 }  // namespace envpool_x

@@ -1,8 +1,11 @@
-// dm_control suite: manipulator (task: bring_ball), as dm_control 1.0.50's
-// manipulator.py (fully observable). Its model is dm_control's
-// make_model(use_peg=False, insert=False), generated in Python at make time.
+// dm_control suite: manipulator (tasks: bring_ball, bring_peg, insert_ball,
+// insert_peg), as dm_control 1.0.50's manipulator.py (fully observable). Its
+// models are dm_control's make_model(use_peg, insert), which keeps the task's
+// props (ball or peg, its target, and for insert the cup or slot), generated
+// in Python at make time.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -17,7 +20,7 @@ class DmcManipulator : public dmc::DmcEnvBase {
   static Config DefaultConfig() { return dmc::BaseConfig("bring_ball"); }
 
   static EnvSpec Spec(const Config& config) {
-    CheckTask(config.String("task_name"));
+    Parse(config.String("task_name"));
     auto m = dmc::ModelRegistry::Get().Load(config.String("model")).model;
     EnvSpec spec;
     spec.obs.push_back(dmc::ObsF64("arm_pos", {kNumArmJoints, 2}));
@@ -35,12 +38,14 @@ class DmcManipulator : public dmc::DmcEnvBase {
 
   DmcManipulator(const Config& config, const EnvSpec& spec)
       : DmcEnvBase(config, kControlTimestep, /*own_model=*/true),
+        task_(Parse(config.String("task_name"))),
         hand_(Id(mjOBJ_BODY, "hand")),
-        object_(Id(mjOBJ_BODY, "ball")),
-        target_(Id(mjOBJ_BODY, "target_ball")),
+        object_(Id(mjOBJ_BODY, task_.peg ? "peg" : "ball")),
+        target_(Id(mjOBJ_BODY, task_.peg ? "target_peg" : "target_ball")),
+        receptacle_(task_.insert ? Id(mjOBJ_BODY, task_.peg ? "slot" : "cup") : -1),
         grasp_site_(Id(mjOBJ_SITE, "grasp")),
-        ball_site_(Id(mjOBJ_SITE, "ball")),
-        target_site_(Id(mjOBJ_SITE, "target_ball")),
+        object_site_(Id(mjOBJ_SITE, task_.peg ? "peg" : "ball")),
+        target_site_(Id(mjOBJ_SITE, task_.peg ? "target_peg" : "target_ball")),
         finger_qpos_(JointQpos("finger")),
         thumb_qpos_(JointQpos("thumb")),
         obs_arm_pos_(ObsField<double>(spec, "arm_pos")),
@@ -50,16 +55,26 @@ class DmcManipulator : public dmc::DmcEnvBase {
         obs_object_pos_(ObsField<double>(spec, "object_pos")),
         obs_object_vel_(ObsField<double>(spec, "object_vel")),
         obs_target_pos_(ObsField<double>(spec, "target_pos")) {
-    CheckTask(config.String("task_name"));
+    if (task_.peg) {
+      peg_sites_[0] = Id(mjOBJ_SITE, "peg_grasp");
+      peg_sites_[1] = Id(mjOBJ_SITE, "peg_pinch");
+      peg_sites_[2] = Id(mjOBJ_SITE, "pinch");
+      peg_sites_[3] = Id(mjOBJ_SITE, "target_peg_tip");
+      peg_sites_[4] = Id(mjOBJ_SITE, "peg_tip");
+    }
+    const char* object = task_.peg ? "peg" : "ball";
     for (int i = 0; i < kNumArmJoints; ++i) {
       const int j = Id(mjOBJ_JOINT, kArmJoints[i]);
       arm_joints_[i] = j;
       arm_qpos_[i] = model_->jnt_qposadr[j];
       arm_dof_[i] = model_->jnt_dofadr[j];
     }
+    // dm_control's order of the object's joints: x, z, y (the hinge).
+    const char* dims[3] = {"_x", "_z", "_y"};
     for (int i = 0; i < 3; ++i) {
-      object_qpos_[i] = JointQpos(kObjectJoints[i]);
-      object_dof_[i] = JointDof(kObjectJoints[i]);
+      const std::string joint = std::string(object) + dims[i];
+      object_qpos_[i] = JointQpos(joint.c_str());
+      object_dof_[i] = JointDof(joint.c_str());
     }
     for (int i = 0; i < kNumTouch; ++i) touch_adr_[i] = SensorAdr(kTouch[i]);
   }
@@ -79,10 +94,14 @@ class DmcManipulator : public dmc::DmcEnvBase {
       data_->qpos[finger_qpos_] = data_->qpos[thumb_qpos_];
       const double target_x = rng.Uniform(-0.4, 0.4);
       const double target_z = rng.Uniform(0.1, 0.4);
-      const double target_angle = rng.Uniform(-M_PI, M_PI);
-      const double target[4] = {target_x, target_z, std::cos(target_angle / 2),
-                                std::sin(target_angle / 2)};
-      SetTaskState(target);
+      // Insert: the receptacle, turned at most 60 degrees, holds the target.
+      const double max_angle = task_.insert ? M_PI / 3 : M_PI;
+      const double target_angle = rng.Uniform(-max_angle, max_angle);
+      const double pose[4] = {target_x, target_z, std::cos(target_angle / 2),
+                              std::sin(target_angle / 2)};
+      const double poses[8] = {pose[0], pose[1], pose[2], pose[3],
+                               pose[0], pose[1], pose[2], pose[3]};
+      SetTaskState(poses);
       // The ball starts in the hand (p 0.1), in the target (p 0.1) or
       // anywhere, thrown sideways (p 0.8).
       const double u = rng.Uniform();
@@ -114,32 +133,21 @@ class DmcManipulator : public dmc::DmcEnvBase {
     const bool ok = ControlStep(action);
     WriteObs(out);
     if (!ok) return EndOnPhysicsError(out);
-    double d2 = 0;
-    for (int i = 0; i < 3; ++i) {
-      const double d =
-          data_->site_xpos[3 * target_site_ + i] - data_->site_xpos[3 * ball_site_ + i];
-      d2 += d * d;
-    }
-    *out.reward = static_cast<float>(dmc::Tolerance(std::sqrt(d2), 0.0, kClose, 2 * kClose));
+    *out.reward = static_cast<float>(task_.peg ? PegReward() : Close(object_site_, target_site_));
     *out.terminated = false;
   }
 
  protected:
-  // The target's x, z and the w, y of its orientation (dm_control keeps them
-  // in the model's body_pos / body_quat).
-  int NumTaskState() const override { return 4; }
+  // The target's x, z and the w, y of its orientation, then the receptacle's
+  // (insert tasks; dm_control keeps them in the model's body_pos / body_quat).
+  int NumTaskState() const override { return task_.insert ? 8 : 4; }
   void GetTaskState(double* s) const override {
-    s[0] = model_->body_pos[3 * target_];
-    s[1] = model_->body_pos[3 * target_ + 2];
-    s[2] = model_->body_quat[4 * target_];
-    s[3] = model_->body_quat[4 * target_ + 2];
+    GetPose(target_, s);
+    if (task_.insert) GetPose(receptacle_, s + 4);
   }
   void SetTaskState(const double* s) override {
-    mjModel* m = mutable_model();
-    m->body_pos[3 * target_] = s[0];
-    m->body_pos[3 * target_ + 2] = s[1];
-    m->body_quat[4 * target_] = s[2];
-    m->body_quat[4 * target_ + 2] = s[3];
+    SetPose(target_, s);
+    if (task_.insert) SetPose(receptacle_, s + 4);
   }
 
  private:
@@ -151,15 +159,55 @@ class DmcManipulator : public dmc::DmcEnvBase {
   static constexpr const char* kArmJoints[kNumArmJoints] = {
       "arm_root", "arm_shoulder", "arm_elbow", "arm_wrist",
       "finger",   "fingertip",    "thumb",     "thumbtip"};
-  static constexpr const char* kObjectJoints[3] = {"ball_x", "ball_z", "ball_y"};
   static constexpr int kNumTouch = 5;
   static constexpr const char* kTouch[kNumTouch] = {"palm_touch", "finger_touch", "thumb_touch",
                                                     "fingertip_touch", "thumbtip_touch"};
 
-  static void CheckTask(const std::string& task) {
-    if (task != "bring_ball") {
-      throw ValueError("manipulator has no task '" + task + "' (tasks: bring_ball)");
+  struct Task {
+    bool peg;     // the peg (else the ball)
+    bool insert;  // into the slot / cup (else to a free target)
+  };
+  static Task Parse(const std::string& task) {
+    if (task == "bring_ball") return {false, false};
+    if (task == "bring_peg") return {true, false};
+    if (task == "insert_ball") return {false, true};
+    if (task == "insert_peg") return {true, true};
+    throw ValueError("manipulator has no task '" + task +
+                     "' (tasks: bring_ball, bring_peg, insert_ball, insert_peg)");
+  }
+
+  void GetPose(int body, double* s) const {
+    s[0] = model_->body_pos[3 * body];
+    s[1] = model_->body_pos[3 * body + 2];
+    s[2] = model_->body_quat[4 * body];
+    s[3] = model_->body_quat[4 * body + 2];
+  }
+  void SetPose(int body, const double* s) {
+    mjModel* m = mutable_model();
+    m->body_pos[3 * body] = s[0];
+    m->body_pos[3 * body + 2] = s[1];
+    m->body_quat[4 * body] = s[2];
+    m->body_quat[4 * body + 2] = s[3];
+  }
+
+  // dm_control's _is_close: 1 within 1 cm, a Gaussian fall-off over 2 cm.
+  double Close(int site1, int site2) const {
+    double d2 = 0;
+    for (int i = 0; i < 3; ++i) {
+      const double d = data_->site_xpos[3 * site1 + i] - data_->site_xpos[3 * site2 + i];
+      d2 += d * d;
     }
+    return dmc::Tolerance(std::sqrt(d2), 0.0, kClose, 2 * kClose);
+  }
+
+  // The peg brought (body and tip at the target's), or a third of it for
+  // holding the peg (grasp and pinch sites at the hand's).
+  double PegReward() const {
+    const double grasping =
+        (Close(peg_sites_[0], grasp_site_) + Close(peg_sites_[1], peg_sites_[2])) / 2;
+    const double bringing =
+        (Close(object_site_, target_site_) + Close(peg_sites_[3], peg_sites_[4])) / 2;
+    return std::max(bringing, grasping / 3);
   }
 
   // A body's x, z and the w, y of its orientation.
@@ -188,12 +236,16 @@ class DmcManipulator : public dmc::DmcEnvBase {
     Pose2d(target_, out[obs_target_pos_]);
   }
 
+  Task task_;
   int hand_;
   int object_;
   int target_;
+  int receptacle_;
   int grasp_site_;
-  int ball_site_;
+  int object_site_;
   int target_site_;
+  // peg_grasp, peg_pinch, pinch, target_peg_tip, peg_tip (peg tasks)
+  int peg_sites_[5] = {};
   int finger_qpos_;
   int thumb_qpos_;
   int arm_joints_[kNumArmJoints] = {};

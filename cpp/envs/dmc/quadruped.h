@@ -1,6 +1,9 @@
-// dm_control suite: quadruped (tasks: walk, run), as dm_control 1.0.50's
-// quadruped.py. Its walk/run model is dm_control's make_model(floor_size=...):
-// no terrain, rangefinders, walls or ball, generated in Python at make time.
+// dm_control suite: quadruped (tasks: walk, run, fetch), as dm_control
+// 1.0.50's quadruped.py. Its walk/run model is dm_control's
+// make_model(floor_size=...): no terrain, rangefinders, walls or ball; fetch's
+// is make_model(walls_and_ball=True); both generated in Python at make time.
+// (escape, on a terrain dm_control draws with scipy's spline zoom, is not
+// here: docs/dmc.md.)
 #pragma once
 
 #include <cmath>
@@ -20,7 +23,7 @@ class DmcQuadruped : public dmc::DmcEnvBase {
   static Config DefaultConfig() { return dmc::BaseConfig("walk"); }
 
   static EnvSpec Spec(const Config& config) {
-    DesiredSpeed(config.String("task_name"));
+    const bool fetch = DesiredSpeed(config.String("task_name")) < 0;
     auto m = dmc::ModelRegistry::Get().Load(config.String("model")).model;
     const int hinges = static_cast<int>(JointsOfType(m.get(), mjJNT_HINGE).size());
     EnvSpec spec;
@@ -29,6 +32,10 @@ class DmcQuadruped : public dmc::DmcEnvBase {
     spec.obs.push_back(dmc::ObsF64("torso_upright", {}));
     spec.obs.push_back(dmc::ObsF64("imu", {SensorDim(m.get(), kImuSensors)}));
     spec.obs.push_back(dmc::ObsF64("force_torque", {SensorDim(m.get(), kForceTorqueSensors)}));
+    if (fetch) {
+      spec.obs.push_back(dmc::ObsF64("ball_state", {9}));
+      spec.obs.push_back(dmc::ObsF64("target_position", {3}));
+    }
     spec.action = mujoco_detail::CtrlRangeAction(m.get());
     spec.reward_low = 0.0;
     spec.reward_high = 1.0;
@@ -46,7 +53,19 @@ class DmcQuadruped : public dmc::DmcEnvBase {
         obs_torso_velocity_(ObsField<double>(spec, "torso_velocity")),
         obs_torso_upright_(ObsField<double>(spec, "torso_upright")),
         obs_imu_(ObsField<double>(spec, "imu")),
-        obs_force_torque_(ObsField<double>(spec, "force_torque")) {
+        obs_force_torque_(ObsField<double>(spec, "force_torque")),
+        obs_ball_state_(OptionalObsField<double>(spec, "ball_state")),
+        obs_target_position_(OptionalObsField<double>(spec, "target_position")) {
+    if (desired_speed_ < 0) {
+      ball_ = Id(mjOBJ_BODY, "ball");
+      ball_geom_ = Id(mjOBJ_GEOM, "ball");
+      ball_qpos_ = JointQpos("ball_root");
+      ball_dof_ = JointDof("ball_root");
+      root_dof_ = JointDof("root");
+      workspace_ = Id(mjOBJ_SITE, "workspace");
+      target_ = Id(mjOBJ_SITE, "target");
+      floor_size_ = model_->geom_size[3 * Id(mjOBJ_GEOM, "floor")];
+    }
     for (int s = 0; s < model_->nsensor; ++s) {
       const int type = model_->sensor_type[s];
       if (type == mjSENS_GYRO || type == mjSENS_ACCELEROMETER) imu_.push_back(s);
@@ -56,6 +75,7 @@ class DmcQuadruped : public dmc::DmcEnvBase {
 
   void Reset(Rng& rng, const StepOutput& out) {
     PhysicsReset();
+    if (desired_speed_ < 0) return ResetFetch(rng, out);
     double orientation[4];
     double n2 = 0;
     for (double& q : orientation) {
@@ -64,7 +84,26 @@ class DmcQuadruped : public dmc::DmcEnvBase {
     }
     const double n = std::sqrt(n2);
     for (double& q : orientation) q /= n;
-    FindNonContactingHeight(orientation);
+    FindNonContactingHeight(orientation, 0.0, 0.0);
+    AfterReset();
+    WriteObs(out);
+  }
+
+  // dm_control's Fetch: a random heading and place in 0.9 of the floor, then
+  // the ball dropped from 2 m at a random place, rolling sideways.
+  void ResetFetch(Rng& rng, const StepOutput& out) {
+    const double azimuth = rng.Uniform(0, 2 * M_PI);
+    const double orientation[4] = {std::cos(azimuth / 2), 0, 0, std::sin(azimuth / 2)};
+    const double spawn = 0.9 * floor_size_;
+    const double x = rng.Uniform(-spawn, spawn);
+    const double y = rng.Uniform(-spawn, spawn);
+    FindNonContactingHeight(orientation, x, y);
+    double* ball = data_->qpos + ball_qpos_;
+    ball[0] = rng.Uniform(-spawn, spawn);
+    ball[1] = rng.Uniform(-spawn, spawn);
+    ball[2] = 2;
+    data_->qvel[ball_dof_] = 5 * rng.Normal();
+    data_->qvel[ball_dof_ + 1] = 5 * rng.Normal();
     AfterReset();
     WriteObs(out);
   }
@@ -73,6 +112,11 @@ class DmcQuadruped : public dmc::DmcEnvBase {
     const bool ok = ControlStep(action);
     WriteObs(out);
     if (!ok) return EndOnPhysicsError(out);
+    if (desired_speed_ < 0) {
+      *out.reward = static_cast<float>(FetchReward());
+      *out.terminated = false;
+      return;
+    }
     const double move = dmc::Tolerance(data_->sensordata[velocimeter_adr_], desired_speed_,
                                        INFINITY, desired_speed_, dmc::Sigmoid::kLinear, 0.5);
     // Upright: 1 with the torso's z axis up, falling linearly to 0 upside down.
@@ -91,7 +135,8 @@ class DmcQuadruped : public dmc::DmcEnvBase {
   static double DesiredSpeed(const std::string& task) {
     if (task == "walk") return 0.5;
     if (task == "run") return 5;
-    throw ValueError("quadruped has no task '" + task + "' (tasks: walk, run)");
+    if (task == "fetch") return -1;  // no speed: fetch's reward
+    throw ValueError("quadruped has no task '" + task + "' (tasks: walk, run, fetch)");
   }
 
   static std::vector<int> JointsOfType(const mjModel* m, int type) {
@@ -114,16 +159,16 @@ class DmcQuadruped : public dmc::DmcEnvBase {
     return dim;
   }
 
-  // dm_control's _find_non_contacting_height at x = y = 0: from z = 0 up in
+  // dm_control's _find_non_contacting_height at (x, y): from z = 0 up in
   // 1 cm steps, each try a fresh reset with the root placed, until nothing
   // touches.
-  void FindNonContactingHeight(const double* orientation) {
+  void FindNonContactingHeight(const double* orientation, double x, double y) {
     double z = 0.0;
     for (int attempt = 1;; ++attempt) {
       PhysicsReset();
       double* root = data_->qpos + root_qpos_;
-      root[0] = 0.0;
-      root[1] = 0.0;
+      root[0] = x;
+      root[1] = y;
       root[2] = z;
       for (int k = 0; k < 4; ++k) root[3 + k] = orientation[k];
       AfterReset();
@@ -137,6 +182,44 @@ class DmcQuadruped : public dmc::DmcEnvBase {
   }
 
   double TorsoUpright() const { return data_->xmat[9 * torso_ + 8]; }
+
+  static double HorizontalDistance(const double* a, const double* b) {
+    const double dx = a[0] - b[0];
+    const double dy = a[1] - b[1];
+    return std::sqrt(dx * dx + dy * dy);
+  }
+
+  // Upright, times reaching the ball, times (1 + bringing it to the target) / 2.
+  double FetchReward() const {
+    const double arena = floor_size_ * std::sqrt(2.0);
+    const double* ball = data_->xpos + 3 * ball_;
+    const double reach_bound =
+        model_->site_size[3 * workspace_] + model_->geom_size[3 * ball_geom_];
+    const double reach = dmc::Tolerance(HorizontalDistance(data_->site_xpos + 3 * workspace_, ball),
+                                        0, reach_bound, arena, dmc::Sigmoid::kLinear, 0.0);
+    const double fetch =
+        dmc::Tolerance(HorizontalDistance(data_->site_xpos + 3 * target_, ball), 0,
+                       model_->site_size[3 * target_], arena, dmc::Sigmoid::kLinear, 0.0);
+    const double upright =
+        dmc::Tolerance(TorsoUpright(), 1.0, INFINITY, 2.0, dmc::Sigmoid::kLinear, 0.0);
+    return upright * (reach * (0.5 + 0.5 * fetch));
+  }
+
+  // The ball's position, velocity and spin, and the target's position,
+  // relative to the torso in its frame.
+  void WriteFetchObs(const StepOutput& out) const {
+    const double* frame = data_->xmat + 9 * torso_;
+    const double* torso = data_->xpos + 3 * torso_;
+    double rel[3];
+    double* ball = out[obs_ball_state_];
+    for (int i = 0; i < 3; ++i) rel[i] = data_->xpos[3 * ball_ + i] - torso[i];
+    mju_mulMatTVec3(ball, frame, rel);
+    for (int i = 0; i < 3; ++i) rel[i] = data_->qvel[ball_dof_ + i] - data_->qvel[root_dof_ + i];
+    mju_mulMatTVec3(ball + 3, frame, rel);
+    mju_mulMatTVec3(ball + 6, frame, data_->qvel + ball_dof_ + 3);
+    for (int i = 0; i < 3; ++i) rel[i] = data_->site_xpos[3 * target_ + i] - torso[i];
+    mju_mulMatTVec3(out[obs_target_position_], frame, rel);
+  }
 
   void WriteObs(const StepOutput& out) const {
     // Hinge angles, hinge velocities, actuator activations.
@@ -159,6 +242,7 @@ class DmcQuadruped : public dmc::DmcEnvBase {
         *ft++ = std::asinh(data_->sensordata[model_->sensor_adr[s] + k]);
       }
     }
+    if (desired_speed_ < 0) WriteFetchObs(out);
   }
 
   double desired_speed_;
@@ -175,6 +259,18 @@ class DmcQuadruped : public dmc::DmcEnvBase {
   OutputField<double> obs_torso_upright_;
   OutputField<double> obs_imu_;
   OutputField<double> obs_force_torque_;
+  OutputField<double> obs_ball_state_;
+  OutputField<double> obs_target_position_;
+
+  // fetch only
+  int ball_ = -1;
+  int ball_geom_ = -1;
+  int ball_qpos_ = 0;
+  int ball_dof_ = 0;
+  int root_dof_ = 0;
+  int workspace_ = -1;
+  int target_ = -1;
+  double floor_size_ = 0;
 };
 
 }  // namespace envpool_x
