@@ -37,22 +37,24 @@ EnvPool = GymnasiumEnvPool
 DMEnvPool = DmEnvPool
 
 __all__ = [
-    "ArraySpec",
-    "DMEnvPool",
-    "DmEnvPool",
-    "DmSingleEnv",
-    "EnvPool",
-    "EnvSpec",
-    "GymnasiumEnvPool",
-    "list_all_envs",
+    # EnvPool's public names, in its order (code checking envpool.__all__ runs unchanged).
+    "register",
     "make",
     "make_dm",
     "make_gym",
     "make_gymnasium",
+    "make_spec",
+    "list_all_envs",
+    "EnvSpec",
+    "EnvPool",
+    "DMEnvPool",
+    "GymnasiumEnvPool",
+    # envpool_x's own.
+    "ArraySpec",
+    "DmEnvPool",
+    "DmSingleEnv",
     "make_pettingzoo",
     "make_sb3",
-    "make_spec",
-    "register",
     "register_cpp_env",
     "register_numba_env",
 ]

@@ -22,18 +22,41 @@ from gymnasium import spaces
 _INT32 = np.iinfo(np.int32)
 
 
+class Shape(tuple[int, ...]):
+    """An array spec's shape: a tuple that also equals a list of the same
+    dimensions, as EnvPool's shapes are lists (``spec.shape == [128]`` holds, as
+    in EnvPool, and so does ``spec.shape == (128,)``)."""
+
+    __slots__ = ()
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, list):
+            other = tuple(other)
+        return tuple.__eq__(self, other)  # type: ignore[operator]
+
+    def __ne__(self, other: object) -> bool:
+        equal = self.__eq__(other)
+        return equal if equal is NotImplemented else not equal
+
+    __hash__ = tuple.__hash__
+
+
 @dataclass(frozen=True)
 class ArraySpec:
     """One array of one env: dtype, shape and bounds (scalars or arrays).
 
     EnvPool's ``ArraySpec`` has the same fields; a leading ``-1`` means one row
-    per player (see the module's docstring).
+    per player (see the module's docstring). ``shape`` is a :class:`Shape`: a
+    tuple equal to EnvPool's list too.
     """
 
     dtype: np.dtype[Any]
     shape: tuple[int, ...]
     minimum: Any
     maximum: Any
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "shape", Shape(int(d) for d in self.shape))
 
 
 def _limits(dtype: np.dtype[Any]) -> tuple[Any, Any]:

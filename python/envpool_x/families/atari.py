@@ -23,7 +23,9 @@ from envpool_x.registration import (
     KiB,
     declare_family,
     list_all_envs,
+    note_not_ported,
     register,
+    register_alias,
 )
 
 _INT32_MAX = 2**31 - 1
@@ -98,6 +100,13 @@ def rom_id_to_task_name(rom_id: str) -> str:
     return rom_id.title().replace("_", "")
 
 
+def envpool_task_name(rom_id: str) -> str:
+    """Return EnvPool's CamelCase name of an ALE ROM id: each ``_``-separated
+    piece capitalized (``"tic_tac_toe_3d"`` -> ``"TicTacToe3d"``, where ale-py's
+    is ``"TicTacToe3D"``)."""
+    return "".join(piece.capitalize() for piece in rom_id.split("_"))
+
+
 @functools.cache
 def rom_path(rom_id: str) -> str:
     """Return the path of the ROM ``rom_id`` in the installed ale-py.
@@ -146,18 +155,25 @@ def register_atari_tasks() -> None:
 
     The ROM ids come from the module itself (generated from the ale-py sdist at
     build time), so registering needs neither ale_py nor any hard-coded list.
+    Where EnvPool names the game otherwise (``TicTacToe3d-v5``), its id is an
+    alias of ours (:func:`envpool_task_name`).
     """
     for rom_id in _core.atari_rom_ids():
-        register(
-            f"{rom_id_to_task_name(rom_id)}-v5",
-            "Atari",
-            "atari",
-            27000,
-            resolve=resolve_config,
-            task=rom_id,
-        )
+        task_id = f"{rom_id_to_task_name(rom_id)}-v5"
+        register(task_id, "Atari", "atari", 27000, resolve=resolve_config, task=rom_id)
+        envpool_id = f"{envpool_task_name(rom_id)}-v5"
+        if envpool_id != task_id:
+            register_alias(envpool_id, task_id)
 
+
+#: EnvPool's multi-player games: ale-py ships their ROMs, this build does not play them.
+MULTI_PLAYER_TASK_IDS = ("Combat-v5", "Joust-v5", "MazeCraze-v5", "Warlords-v5")
 
 # The family is optional at build time (a CMake option).
 if hasattr(_core, "Atari"):
     register_atari_tasks()
+    note_not_ported(
+        [task_id for task_id in MULTI_PLAYER_TASK_IDS if task_id not in list_all_envs()],
+        "a multi-player game (EnvPool's rows of players); it waits for multi-agent Atari "
+        "pools, docs/differences.md",
+    )
