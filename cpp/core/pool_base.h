@@ -307,8 +307,8 @@ class PoolBase : public Scheduler {
     // idle env, states_[id].done was written before its result was received,
     // so reading it here is ordered after that write.
     if (in_flight_.busy(id)) ThrowNotIdle(id, stepping);
-    if (stepping && (!in_flight_.started(id) ||
-                     StepOfFinishedEnvRefused(states_[id].done, opt_.autoreset))) {
+    if (stepping &&
+        (!in_flight_.started(id) || StepOfFinishedEnvRefused(states_[id].done, opt_.autoreset))) {
       ThrowNotIdle(id, stepping);
     }
   }
