@@ -9,11 +9,11 @@
 #include <cmath>
 #include <string>
 
-#include "envs/dmc/dmc_env.h"
+#include "envs/dmc/planar_arm.h"
 
 namespace envpool_x {
 
-class DmcManipulator : public dmc::DmcEnvBase {
+class DmcManipulator : public dmc::PlanarArmEnv {
  public:
   static constexpr const char* kName = "DmcManipulator";
 
@@ -37,21 +37,14 @@ class DmcManipulator : public dmc::DmcEnvBase {
   }
 
   DmcManipulator(const Config& config, const EnvSpec& spec)
-      : DmcEnvBase(config, kControlTimestep, /*own_model=*/true),
+      : PlanarArmEnv(config, kControlTimestep, spec),
         task_(Parse(config.String("task_name"))),
-        hand_(Id(mjOBJ_BODY, "hand")),
         object_(Id(mjOBJ_BODY, task_.peg ? "peg" : "ball")),
         target_(Id(mjOBJ_BODY, task_.peg ? "target_peg" : "target_ball")),
         receptacle_(task_.insert ? Id(mjOBJ_BODY, task_.peg ? "slot" : "cup") : -1),
-        grasp_site_(Id(mjOBJ_SITE, "grasp")),
         object_site_(Id(mjOBJ_SITE, task_.peg ? "peg" : "ball")),
         target_site_(Id(mjOBJ_SITE, task_.peg ? "target_peg" : "target_ball")),
-        finger_qpos_(JointQpos("finger")),
-        thumb_qpos_(JointQpos("thumb")),
-        obs_arm_pos_(ObsField<double>(spec, "arm_pos")),
-        obs_arm_vel_(ObsField<double>(spec, "arm_vel")),
         obs_touch_(ObsField<double>(spec, "touch")),
-        obs_hand_pos_(ObsField<double>(spec, "hand_pos")),
         obs_object_pos_(ObsField<double>(spec, "object_pos")),
         obs_object_vel_(ObsField<double>(spec, "object_vel")),
         obs_target_pos_(ObsField<double>(spec, "target_pos")) {
@@ -63,12 +56,6 @@ class DmcManipulator : public dmc::DmcEnvBase {
       peg_sites_[4] = Id(mjOBJ_SITE, "peg_tip");
     }
     const char* object = task_.peg ? "peg" : "ball";
-    for (int i = 0; i < kNumArmJoints; ++i) {
-      const int j = Id(mjOBJ_JOINT, kArmJoints[i]);
-      arm_joints_[i] = j;
-      arm_qpos_[i] = model_->jnt_qposadr[j];
-      arm_dof_[i] = model_->jnt_dofadr[j];
-    }
     // dm_control's order of the object's joints: x, z, y (the hinge).
     const char* dims[3] = {"_x", "_z", "_y"};
     for (int i = 0; i < 3; ++i) {
@@ -85,13 +72,7 @@ class DmcManipulator : public dmc::DmcEnvBase {
     int redraws = 0;
     do {
       CountRedraw(&redraws, "Manipulator");
-      for (int i = 0; i < kNumArmJoints; ++i) {
-        const int j = arm_joints_[i];
-        const bool limited = model_->jnt_limited[j];
-        data_->qpos[arm_qpos_[i]] = rng.Uniform(limited ? model_->jnt_range[2 * j] : -M_PI,
-                                                limited ? model_->jnt_range[2 * j + 1] : M_PI);
-      }
-      data_->qpos[finger_qpos_] = data_->qpos[thumb_qpos_];
+      RandomArmPose(rng);
       const double target_x = rng.Uniform(-0.4, 0.4);
       const double target_z = rng.Uniform(0.1, 0.4);
       // Insert: the receptacle, turned at most 60 degrees, holds the target.
@@ -155,10 +136,6 @@ class DmcManipulator : public dmc::DmcEnvBase {
   static constexpr double kClose = 0.01;
   static constexpr double kPInHand = 0.1;
   static constexpr double kPInTarget = 0.1;
-  static constexpr int kNumArmJoints = 8;
-  static constexpr const char* kArmJoints[kNumArmJoints] = {
-      "arm_root", "arm_shoulder", "arm_elbow", "arm_wrist",
-      "finger",   "fingertip",    "thumb",     "thumbtip"};
   static constexpr int kNumTouch = 5;
   static constexpr const char* kTouch[kNumTouch] = {"palm_touch", "finger_touch", "thumb_touch",
                                                     "fingertip_touch", "thumbtip_touch"};
@@ -192,12 +169,7 @@ class DmcManipulator : public dmc::DmcEnvBase {
 
   // dm_control's _is_close: 1 within 1 cm, a Gaussian fall-off over 2 cm.
   double Close(int site1, int site2) const {
-    double d2 = 0;
-    for (int i = 0; i < 3; ++i) {
-      const double d = data_->site_xpos[3 * site1 + i] - data_->site_xpos[3 * site2 + i];
-      d2 += d * d;
-    }
-    return dmc::Tolerance(std::sqrt(d2), 0.0, kClose, 2 * kClose);
+    return dmc::Tolerance(SiteDistance(site1, site2), 0.0, kClose, 2 * kClose);
   }
 
   // The peg brought (body and tip at the target's), or a third of it for
@@ -210,26 +182,10 @@ class DmcManipulator : public dmc::DmcEnvBase {
     return std::max(bringing, grasping / 3);
   }
 
-  // A body's x, z and the w, y of its orientation.
-  void Pose2d(int body, double* out) const {
-    out[0] = data_->xpos[3 * body];
-    out[1] = data_->xpos[3 * body + 2];
-    out[2] = data_->xquat[4 * body];
-    out[3] = data_->xquat[4 * body + 2];
-  }
-
   void WriteObs(const StepOutput& out) const {
-    double* pos = out[obs_arm_pos_];
-    double* vel = out[obs_arm_vel_];
-    for (int i = 0; i < kNumArmJoints; ++i) {
-      const double q = data_->qpos[arm_qpos_[i]];
-      pos[2 * i] = std::sin(q);
-      pos[2 * i + 1] = std::cos(q);
-      vel[i] = data_->qvel[arm_dof_[i]];
-    }
+    WriteArmObs(out);
     double* touch = out[obs_touch_];
     for (int i = 0; i < kNumTouch; ++i) touch[i] = std::log1p(data_->sensordata[touch_adr_[i]]);
-    Pose2d(hand_, out[obs_hand_pos_]);
     Pose2d(object_, out[obs_object_pos_]);
     double* object_vel = out[obs_object_vel_];
     for (int i = 0; i < 3; ++i) object_vel[i] = data_->qvel[object_dof_[i]];
@@ -237,29 +193,19 @@ class DmcManipulator : public dmc::DmcEnvBase {
   }
 
   Task task_;
-  int hand_;
   int object_;
   int target_;
   int receptacle_;
-  int grasp_site_;
   int object_site_;
   int target_site_;
   // peg_grasp, peg_pinch, pinch, target_peg_tip, peg_tip (peg tasks)
   int peg_sites_[5] = {};
-  int finger_qpos_;
-  int thumb_qpos_;
-  int arm_joints_[kNumArmJoints] = {};
-  int arm_qpos_[kNumArmJoints] = {};
-  int arm_dof_[kNumArmJoints] = {};
   int object_qpos_[3] = {};
   int object_dof_[3] = {};
   int touch_adr_[kNumTouch] = {};
 
   // Observation fields.
-  OutputField<double> obs_arm_pos_;
-  OutputField<double> obs_arm_vel_;
   OutputField<double> obs_touch_;
-  OutputField<double> obs_hand_pos_;
   OutputField<double> obs_object_pos_;
   OutputField<double> obs_object_vel_;
   OutputField<double> obs_target_pos_;

@@ -9,11 +9,11 @@
 #include <string>
 #include <vector>
 
-#include "envs/dmc/dmc_env.h"
+#include "envs/dmc/planar_arm.h"
 
 namespace envpool_x {
 
-class DmcStacker : public dmc::DmcEnvBase {
+class DmcStacker : public dmc::PlanarArmEnv {
  public:
   static constexpr const char* kName = "DmcStacker";
 
@@ -37,28 +37,15 @@ class DmcStacker : public dmc::DmcEnvBase {
   }
 
   DmcStacker(const Config& config, const EnvSpec& spec)
-      : DmcEnvBase(config, kControlTimestep, /*own_model=*/true),
+      : PlanarArmEnv(config, kControlTimestep, spec),
         num_boxes_(NumBoxes(config.String("task_name"))),
-        hand_(Id(mjOBJ_BODY, "hand")),
         target_(Id(mjOBJ_BODY, "target")),
-        grasp_site_(Id(mjOBJ_SITE, "grasp")),
         target_site_(Id(mjOBJ_SITE, "target")),
         box_size_(model_->geom_size[3 * Id(mjOBJ_GEOM, "target")]),
-        finger_qpos_(JointQpos("finger")),
-        thumb_qpos_(JointQpos("thumb")),
-        obs_arm_pos_(ObsField<double>(spec, "arm_pos")),
-        obs_arm_vel_(ObsField<double>(spec, "arm_vel")),
         obs_touch_(ObsField<double>(spec, "touch")),
-        obs_hand_pos_(ObsField<double>(spec, "hand_pos")),
         obs_box_pos_(ObsField<double>(spec, "box_pos")),
         obs_box_vel_(ObsField<double>(spec, "box_vel")),
         obs_target_pos_(ObsField<double>(spec, "target_pos")) {
-    for (int i = 0; i < kNumArmJoints; ++i) {
-      const int j = Id(mjOBJ_JOINT, kArmJoints[i]);
-      arm_joints_[i] = j;
-      arm_qpos_[i] = model_->jnt_qposadr[j];
-      arm_dof_[i] = model_->jnt_dofadr[j];
-    }
     for (int b = 0; b < num_boxes_; ++b) {
       const std::string box = "box" + std::to_string(b);
       Box entry;
@@ -81,13 +68,7 @@ class DmcStacker : public dmc::DmcEnvBase {
     int redraws = 0;
     do {
       CountRedraw(&redraws, "Stacker");
-      for (int i = 0; i < kNumArmJoints; ++i) {
-        const int j = arm_joints_[i];
-        const bool limited = model_->jnt_limited[j];
-        data_->qpos[arm_qpos_[i]] = rng.Uniform(limited ? model_->jnt_range[2 * j] : -M_PI,
-                                                limited ? model_->jnt_range[2 * j + 1] : M_PI);
-      }
-      data_->qpos[finger_qpos_] = data_->qpos[thumb_qpos_];
+      RandomArmPose(rng);
       // The target sits on an odd number of box heights: 1, 3, ... (2n - 1).
       const int height = 2 * static_cast<int>(rng.UniformInt(num_boxes_)) + 1;
       const double target[2] = {rng.Uniform(-0.37, 0.37), box_size_ * height};
@@ -132,10 +113,6 @@ class DmcStacker : public dmc::DmcEnvBase {
  private:
   static constexpr double kControlTimestep = 0.01;
   static constexpr double kClose = 0.01;
-  static constexpr int kNumArmJoints = 8;
-  static constexpr const char* kArmJoints[kNumArmJoints] = {
-      "arm_root", "arm_shoulder", "arm_elbow", "arm_wrist",
-      "finger",   "fingertip",    "thumb",     "thumbtip"};
 
   struct Box {
     int body = 0;
@@ -150,35 +127,10 @@ class DmcStacker : public dmc::DmcEnvBase {
     throw ValueError("stacker has no task '" + task + "' (tasks: stack_2, stack_4)");
   }
 
-  double SiteDistance(int a, int b) const {
-    double d2 = 0;
-    for (int i = 0; i < 3; ++i) {
-      const double d = data_->site_xpos[3 * a + i] - data_->site_xpos[3 * b + i];
-      d2 += d * d;
-    }
-    return std::sqrt(d2);
-  }
-
-  // A body's x, z and the w, y of its orientation.
-  void Pose2d(int body, double* out) const {
-    out[0] = data_->xpos[3 * body];
-    out[1] = data_->xpos[3 * body + 2];
-    out[2] = data_->xquat[4 * body];
-    out[3] = data_->xquat[4 * body + 2];
-  }
-
   void WriteObs(const StepOutput& out) const {
-    double* pos = out[obs_arm_pos_];
-    double* vel = out[obs_arm_vel_];
-    for (int i = 0; i < kNumArmJoints; ++i) {
-      const double q = data_->qpos[arm_qpos_[i]];
-      pos[2 * i] = std::sin(q);
-      pos[2 * i + 1] = std::cos(q);
-      vel[i] = data_->qvel[arm_dof_[i]];
-    }
+    WriteArmObs(out);
     double* touch = out[obs_touch_];
     for (int i = 0; i < model_->nsensordata; ++i) touch[i] = std::log1p(data_->sensordata[i]);
-    Pose2d(hand_, out[obs_hand_pos_]);
     double* box_pos = out[obs_box_pos_];
     double* box_vel = out[obs_box_vel_];
     for (const Box& box : boxes_) {
@@ -192,23 +144,13 @@ class DmcStacker : public dmc::DmcEnvBase {
   }
 
   int num_boxes_;
-  int hand_;
   int target_;
-  int grasp_site_;
   int target_site_;
   double box_size_;
-  int finger_qpos_;
-  int thumb_qpos_;
-  int arm_joints_[kNumArmJoints] = {};
-  int arm_qpos_[kNumArmJoints] = {};
-  int arm_dof_[kNumArmJoints] = {};
   std::vector<Box> boxes_;
 
   // Observation fields.
-  OutputField<double> obs_arm_pos_;
-  OutputField<double> obs_arm_vel_;
   OutputField<double> obs_touch_;
-  OutputField<double> obs_hand_pos_;
   OutputField<double> obs_box_pos_;
   OutputField<double> obs_box_vel_;
   OutputField<double> obs_target_pos_;
