@@ -80,12 +80,15 @@ INITIAL_STATE_TASKS = _sampled(
 
 
 def _task_state(domain: str, physics: Any) -> np.ndarray:
-    """dm_control's per-episode (stacker) or per-environment (lqr) values kept
-    in the model, in the order our envs take them after the integration state."""
+    """dm_control's per-episode (stacker, quadruped escape's terrain) or
+    per-environment (lqr) values kept in the model, in the order our envs take
+    them after the integration state."""
     if domain == "stacker":
         return np.array(physics.named.model.body_pos["target"][[0, 2]])
     if domain == "lqr":
         return np.array(physics.model.jnt_stiffness)
+    if domain == "quadruped" and physics.model.nhfield > 0:  # escape
+        return physics.model.hfield_data.astype(np.float64)
     return np.zeros(0)
 
 
@@ -403,13 +406,6 @@ def test_lqr_model_belongs_to_the_env_seed() -> None:
     env.reset(seed=2)
     assert not np.array_equal(env.get_state(0)[-6:], first[0])
     env.close()
-
-
-def test_quadruped_escape_says_why_it_is_missing() -> None:
-    from envpool_x.registration import TaskNotPortedError
-
-    with pytest.raises(TaskNotPortedError, match="scipy.ndimage.zoom"):
-        envpool_x.make_dm("QuadrupedEscape-v1")
 
 
 def test_unknown_tasks_rejected() -> None:

@@ -22,7 +22,7 @@ import functools
 import hashlib
 import importlib
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -38,7 +38,6 @@ from envpool_x.registration import (
     KiB,
     MiB,
     declare_family,
-    note_not_ported,
     register_if_built,
 )
 from envpool_x.render.physics import DmcFrames
@@ -69,7 +68,7 @@ DOMAINS: list[tuple[str, str, str, tuple[str, ...]]] = [
     ("humanoid", "Humanoid", "DmcHumanoid", ("stand", "walk", "run", "run_pure_state")),
     ("swimmer", "Swimmer", "DmcSwimmer", ("swimmer6", "swimmer15")),
     ("fish", "Fish", "DmcFish", ("upright", "swim")),
-    ("quadruped", "Quadruped", "DmcQuadruped", ("walk", "run", "fetch")),
+    ("quadruped", "Quadruped", "DmcQuadruped", ("walk", "run", "escape", "fetch")),
     (
         "manipulator",
         "Manipulator",
@@ -99,6 +98,8 @@ MODEL_ARGS: dict[tuple[str, str], dict[str, Any]] = {
     # quadruped's walk/run floor: its time limit (20 s) times the task's speed.
     ("quadruped", "walk"): {"floor_size": 10.0},
     ("quadruped", "run"): {"floor_size": 100},
+    # escape: a 40 m floor under the heightfield, and the rangefinders.
+    ("quadruped", "escape"): {"floor_size": 40, "terrain": True, "rangefinders": True},
     # fetch: the default floor, with its walls, the ball and the target.
     ("quadruped", "fetch"): {"walls_and_ball": True},
     ("manipulator", "bring_ball"): {"use_peg": False, "insert": False},
@@ -266,13 +267,27 @@ def _envpool_names(domain: str) -> EnvPoolNames:
     )
 
 
+#: Bytes of quadruped escape's model (mjModel's buffer, measured), which each
+#: escape env copies to draw its own terrain into.
+ESCAPE_MODEL_BYTES = 512 * KiB
+
+
+def _own_model_bytes(pool_name: str, config: Mapping[str, Any]) -> tuple[int, int]:
+    """(resident, address space) bytes an env adds beyond the family's: escape's model copy."""
+    if pool_name == "DmcQuadruped" and config.get("task_name") == "escape":
+        return ESCAPE_MODEL_BYTES, ESCAPE_MODEL_BYTES
+    return 0, 0
+
+
 # One env: mjData's buffer and the touched part of its arena (measured); the
 # arena is reserved at once and touched as needed.
 declare_family(
     Family(
         "dmc",
         renderer=_frame_drawer,
-        memory=FamilyMemory(env_resident=184 * KiB, env_address=30 * MiB),
+        memory=FamilyMemory(
+            env_resident=184 * KiB, env_address=30 * MiB, config_extra=_own_model_bytes
+        ),
         options=DMC_OPTIONS,
         envpool_names={pool: _envpool_names(domain) for domain, _, pool, _ in DOMAINS},
     )
@@ -302,10 +317,3 @@ def register_dmc_tasks() -> None:
 
 
 register_dmc_tasks()
-# EnvPool 1.2.7's one DMC id not here (docs/dmc.md): its terrain needs scipy's spline zoom.
-note_not_ported(
-    ["QuadrupedEscape-v1"],
-    "dm_control's quadruped escape draws each episode's terrain with scipy.ndimage.zoom (a "
-    "cubic spline), which has no C++ port here yet, so its episodes could not follow "
-    "dm_control's (docs/dmc.md); QuadrupedWalk-v1, QuadrupedRun-v1 and QuadrupedFetch-v1 are here",
-)
