@@ -87,8 +87,9 @@ def _task_state(domain: str, physics: Any) -> np.ndarray:
         return np.array(physics.named.model.body_pos["target"][[0, 2]])
     if domain == "lqr":
         return np.array(physics.model.jnt_stiffness)
-    if domain == "quadruped" and physics.model.nhfield > 0:  # escape
-        return physics.model.hfield_data.astype(np.float64)
+    model = physics.model.ptr
+    if domain == "quadruped" and mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_GEOM, "terrain") >= 0:
+        return physics.model.hfield_data.astype(np.float64)  # escape (the others keep the asset)
     return np.zeros(0)
 
 
