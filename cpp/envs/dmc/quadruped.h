@@ -4,7 +4,7 @@
 // escape's is make_model(floor_size=40, terrain=True, rangefinders=True);
 // fetch's is make_model(walls_and_ball=True); all generated in Python at make
 // time. Escape draws a new heightfield each episode (terrain.h) into the env's
-// own model copy.
+// own copy of the model's heightfield data.
 #pragma once
 
 #include <cmath>
@@ -50,8 +50,8 @@ class DmcQuadruped : public dmc::DmcEnvBase {
   }
 
   DmcQuadruped(const Config& config, const EnvSpec& spec)
-      : DmcEnvBase(config, kControlTimestep,
-                   /*own_model=*/DesiredSpeed(config.String("task_name")) == kEscape),
+      : DmcEnvBase(config, kControlTimestep, /*own_model=*/false,
+                   /*own_heightfields=*/DesiredSpeed(config.String("task_name")) == kEscape),
         desired_speed_(DesiredSpeed(config.String("task_name"))),
         torso_(Id(mjOBJ_BODY, "torso")),
         root_qpos_(JointQpos("root")),
@@ -206,7 +206,7 @@ class DmcQuadruped : public dmc::DmcEnvBase {
     for (int i = 0; i < NumTaskState(); ++i) s[i] = h[i];
   }
   void SetTaskState(const double* s) override {
-    if (desired_speed_ != kEscape) return;  // no model of its own
+    if (desired_speed_ != kEscape) return;  // no heightfield of its own
     float* h = mutable_model()->hfield_data + model_->hfield_adr[0];
     for (int i = 0; i < NumTaskState(); ++i) h[i] = static_cast<float>(s[i]);
   }

@@ -267,15 +267,15 @@ def _envpool_names(domain: str) -> EnvPoolNames:
     )
 
 
-#: Bytes of quadruped escape's model (mjModel's buffer, measured), which each
-#: escape env copies to draw its own terrain into.
-ESCAPE_MODEL_BYTES = 512 * KiB
+#: Bytes of quadruped escape's heightfield (201 x 201 floats), which each
+#: escape env copies to draw its own terrain into (the rest of the model is shared).
+ESCAPE_HEIGHTFIELD_BYTES = 160 * KiB
 
 
 def _own_model_bytes(pool_name: str, config: Mapping[str, Any]) -> tuple[int, int]:
-    """(resident, address space) bytes an env adds beyond the family's: escape's model copy."""
+    """(resident, address space) bytes an env adds beyond the family's: escape's heightfield."""
     if pool_name == "DmcQuadruped" and config.get("task_name") == "escape":
-        return ESCAPE_MODEL_BYTES, ESCAPE_MODEL_BYTES
+        return ESCAPE_HEIGHTFIELD_BYTES, ESCAPE_HEIGHTFIELD_BYTES
     return 0, 0
 
 
