@@ -14,6 +14,7 @@
 #include "envs/dmc/point_mass.h"
 #include "envs/dmc/reacher.h"
 #include "envs/dmc/stacker.h"
+#include "envs/dmc/terrain.h"
 #include "envs/dmc/walker.h"
 #include "envs/mujoco/initial_state_info.h"
 // Domains with egocentric observations (a vector expressed in a body frame).
@@ -42,6 +43,37 @@ void BindDmc(py::module_& m) {
   m.def(
       "dmc_has_model", [](const std::string& key) { return dmc::ModelRegistry::Get().Has(key); },
       py::arg("key"));
+  // Test hooks of quadruped escape's terrain (tests/families/test_dmc_quadruped_escape.py).
+  using Grid = py::array_t<double, py::array::c_style | py::array::forcecast>;
+  auto to_array = [](const std::vector<double>& values, int rows, int cols) {
+    Grid out({rows, cols});
+    std::copy(values.begin(), values.end(), out.mutable_data());
+    return out;
+  };
+  m.def(
+      "dmc_zoom_cubic",
+      [to_array](const Grid& input, int out_rows, int out_cols) {
+        if (input.ndim() != 2) throw ValueError("dmc_zoom_cubic: input must be 2-d");
+        const int rows = static_cast<int>(input.shape(0));
+        const int cols = static_cast<int>(input.shape(1));
+        return to_array(dmc::ZoomCubic(input.data(), rows, cols, out_rows, out_cols), out_rows,
+                        out_cols);
+      },
+      py::arg("input"), py::arg("out_rows"), py::arg("out_cols"),
+      "scipy.ndimage.zoom(input, order=3, mode='constant') to (out_rows, out_cols), as the "
+      "quadruped escape terrain computes it (test hook).");
+  m.def(
+      "dmc_escape_terrain",
+      [to_array](const Grid& bumps, int res) {
+        if (bumps.ndim() != 2 || bumps.shape(0) != bumps.shape(1)) {
+          throw ValueError("dmc_escape_terrain: bumps must be square");
+        }
+        const int n = static_cast<int>(bumps.shape(0));
+        return to_array(dmc::EscapeTerrain(bumps.data(), n, res), res, res);
+      },
+      py::arg("bumps"), py::arg("res"),
+      "quadruped escape's res x res terrain (float64, before MuJoCo's float heightfield) from "
+      "a square grid of bumps (test hook).");
   BindEnv<WithInitialState<DmcCheetah>>(m);
   BindEnv<WithInitialState<DmcWalker>>(m);
   BindEnv<WithInitialState<DmcHopper>>(m);

@@ -69,12 +69,16 @@ SPEC_TASKS = _sampled({i for i, d, _ in TASKS if d != "dog"} | {"DogFetch-v1"})
 
 
 def _task_state(domain: str, physics: Any) -> np.ndarray:
-    """dm_control's per-episode (stacker) or per-environment (lqr) values kept
-    in the model, in the order our envs take them after the integration state."""
+    """dm_control's per-episode (stacker, quadruped escape's terrain) or
+    per-environment (lqr) values kept in the model, in the order our envs take
+    them after the integration state."""
     if domain == "stacker":
         return np.array(physics.named.model.body_pos["target"][[0, 2]])
     if domain == "lqr":
         return np.array(physics.model.jnt_stiffness)
+    model = physics.model.ptr
+    if domain == "quadruped" and mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_GEOM, "terrain") >= 0:
+        return physics.model.hfield_data.astype(np.float64)  # escape (the others keep the asset)
     return np.zeros(0)
 
 
@@ -243,16 +247,6 @@ def test_stacker_parity_from_a_rewarding_state() -> None:
         if stats["reward_max"] > 0.5:
             return
     pytest.fail("no start put a box on the target with the hand far from it")
-
-
-# ---- initial states -------------------------------------------------------------
-
-
-def test_quadruped_escape_says_why_it_is_missing() -> None:
-    from envpool_x.registration import TaskNotPortedError
-
-    with pytest.raises(TaskNotPortedError, match="scipy.ndimage.zoom"):
-        envpool_x.make_dm("QuadrupedEscape-v1")
 
 
 def test_unknown_tasks_rejected() -> None:

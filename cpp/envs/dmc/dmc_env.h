@@ -70,9 +70,19 @@ class DmcEnvBase {
   // control_timestep <= 0: one physics step per env step (dm_control's
   // default when a task gives none). own_model: the task edits its model per
   // episode (target placement), so this env gets a private copy.
-  DmcEnvBase(const Config& config, double control_timestep, bool own_model)
+  // own_heightfields: the task redraws only the heightfields (quadruped
+  // escape's terrain): the env's model is the shared one but for its own
+  // copy of hfield_data (the rest, 12 MB of textures there, stays shared).
+  DmcEnvBase(const Config& config, double control_timestep, bool own_model,
+             bool own_heightfields = false)
       : shared_(ModelRegistry::Get().Load(config.String("model"))) {
-    if (own_model) {
+    if (own_heightfields) {
+      const mjModel* m = shared_.model.get();
+      heightfields_.assign(m->hfield_data, m->hfield_data + m->nhfielddata);
+      heightfield_model_ = std::make_unique<mjModel>(*m);  // shares m's arrays
+      heightfield_model_->hfield_data = heightfields_.data();
+      model_ = heightfield_model_.get();
+    } else if (own_model) {
       own_.reset(mj_copyModel(nullptr, shared_.model.get()));
       if (!own_) throw std::runtime_error("MuJoCo could not copy the model");
       model_ = own_.get();
@@ -260,8 +270,10 @@ class DmcEnvBase {
   int JointQpos(const char* name) const { return model_->jnt_qposadr[Id(mjOBJ_JOINT, name)]; }
   int JointDof(const char* name) const { return model_->jnt_dofadr[Id(mjOBJ_JOINT, name)]; }
 
-  // Model that the env may edit (own_model envs only).
+  // Model that the env may edit (own_model envs only; own_heightfields
+  // envs: its hfield_data only).
   mjModel* mutable_model() {
+    if (heightfield_model_) return heightfield_model_.get();
     if (!own_) throw std::logic_error("this dmc env was built without its own model");
     return own_.get();
   }
@@ -271,11 +283,12 @@ class DmcEnvBase {
 
  private:
   void ForwardWithoutActuation() {
-    if (own_) {
-      const int flags = own_->opt.disableflags;
-      own_->opt.disableflags |= mjDSBL_ACTUATION;
-      mj_forward(own_.get(), data_.get());
-      own_->opt.disableflags = flags;
+    mjModel* own = own_ ? own_.get() : heightfield_model_.get();
+    if (own) {
+      const int flags = own->opt.disableflags;
+      own->opt.disableflags |= mjDSBL_ACTUATION;
+      mj_forward(own, data_.get());
+      own->opt.disableflags = flags;
     } else {
       mj_forward(shared_.no_actuation.get(), data_.get());
     }
@@ -283,6 +296,11 @@ class DmcEnvBase {
 
   SharedModel shared_;
   std::unique_ptr<mjModel, mujoco_detail::ModelDeleter> own_;
+  // own_heightfields: a shallow copy of the shared model (never passed to
+  // mj_deleteModel: its arrays are the shared model's, which shared_ keeps
+  // alive) whose hfield_data is heightfields_.
+  std::unique_ptr<mjModel> heightfield_model_;
+  std::vector<float> heightfields_;
   int n_sub_steps_ = 1;
   int state_size_ = 0;
 };

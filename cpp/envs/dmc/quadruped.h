@@ -1,9 +1,10 @@
-// dm_control suite: quadruped (tasks: walk, run, fetch), as dm_control
-// 1.0.50's quadruped.py. Its walk/run model is dm_control's
-// make_model(floor_size=...): no terrain, rangefinders, walls or ball; fetch's
-// is make_model(walls_and_ball=True); both generated in Python at make time.
-// (escape, on a terrain dm_control draws with scipy's spline zoom, is not
-// here: docs/dmc.md.)
+// dm_control suite: quadruped (tasks: walk, run, escape, fetch), as
+// dm_control 1.0.50's quadruped.py. Its walk/run model is dm_control's
+// make_model(floor_size=...): no terrain, rangefinders, walls or ball;
+// escape's is make_model(floor_size=40, terrain=True, rangefinders=True);
+// fetch's is make_model(walls_and_ball=True); all generated in Python at make
+// time. Escape draws a new heightfield each episode (terrain.h) into the env's
+// own copy of the model's heightfield data.
 #pragma once
 
 #include <cmath>
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "envs/dmc/dmc_env.h"
+#include "envs/dmc/terrain.h"
 
 namespace envpool_x {
 
@@ -23,7 +25,8 @@ class DmcQuadruped : public dmc::DmcEnvBase {
   static Config DefaultConfig() { return dmc::BaseConfig("walk"); }
 
   static EnvSpec Spec(const Config& config) {
-    const bool fetch = DesiredSpeed(config.String("task_name")) < 0;
+    const std::string task = config.String("task_name");
+    const bool fetch = DesiredSpeed(task) == kFetch;
     auto m = dmc::ModelRegistry::Get().Load(config.String("model")).model;
     const int hinges = static_cast<int>(JointsOfType(m.get(), mjJNT_HINGE).size());
     EnvSpec spec;
@@ -36,6 +39,10 @@ class DmcQuadruped : public dmc::DmcEnvBase {
       spec.obs.push_back(dmc::ObsF64("ball_state", {9}));
       spec.obs.push_back(dmc::ObsF64("target_position", {3}));
     }
+    if (task == "escape") {
+      spec.obs.push_back(dmc::ObsF64("origin", {3}));
+      spec.obs.push_back(dmc::ObsF64("rangefinder", {SensorDim(m.get(), kRangefinders)}));
+    }
     spec.action = mujoco_detail::CtrlRangeAction(m.get());
     spec.reward_low = 0.0;
     spec.reward_high = 1.0;
@@ -43,7 +50,8 @@ class DmcQuadruped : public dmc::DmcEnvBase {
   }
 
   DmcQuadruped(const Config& config, const EnvSpec& spec)
-      : DmcEnvBase(config, kControlTimestep, /*own_model=*/false),
+      : DmcEnvBase(config, kControlTimestep, /*own_model=*/false,
+                   /*own_heightfields=*/DesiredSpeed(config.String("task_name")) == kEscape),
         desired_speed_(DesiredSpeed(config.String("task_name"))),
         torso_(Id(mjOBJ_BODY, "torso")),
         root_qpos_(JointQpos("root")),
@@ -55,8 +63,10 @@ class DmcQuadruped : public dmc::DmcEnvBase {
         obs_imu_(ObsField<double>(spec, "imu")),
         obs_force_torque_(ObsField<double>(spec, "force_torque")),
         obs_ball_state_(OptionalObsField<double>(spec, "ball_state")),
-        obs_target_position_(OptionalObsField<double>(spec, "target_position")) {
-    if (desired_speed_ < 0) {
+        obs_target_position_(OptionalObsField<double>(spec, "target_position")),
+        obs_origin_(OptionalObsField<double>(spec, "origin")),
+        obs_rangefinder_(OptionalObsField<double>(spec, "rangefinder")) {
+    if (desired_speed_ == kFetch) {
       ball_ = Id(mjOBJ_BODY, "ball");
       ball_geom_ = Id(mjOBJ_GEOM, "ball");
       ball_qpos_ = JointQpos("ball_root");
@@ -70,12 +80,25 @@ class DmcQuadruped : public dmc::DmcEnvBase {
       const int type = model_->sensor_type[s];
       if (type == mjSENS_GYRO || type == mjSENS_ACCELEROMETER) imu_.push_back(s);
       if (type == mjSENS_FORCE || type == mjSENS_TORQUE) force_torque_.push_back(s);
+      if (type == mjSENS_RANGEFINDER) rangefinders_.push_back(s);
+    }
+    if (desired_speed_ == kEscape) {
+      workspace_ = Id(mjOBJ_SITE, "workspace");
+      if (model_->nhfield < 1 || model_->hfield_nrow[0] != model_->hfield_ncol[0]) {
+        throw ValueError("quadruped escape: the model needs a square heightfield");
+      }
     }
   }
 
   void Reset(Rng& rng, const StepOutput& out) {
     PhysicsReset();
-    if (desired_speed_ < 0) return ResetFetch(rng, out);
+    if (desired_speed_ == kFetch) return ResetFetch(rng, out);
+    // Escape: a new terrain first (dm_control draws it before the pose).
+    if (desired_speed_ == kEscape) {
+      const int res = model_->hfield_nrow[0];
+      const std::vector<double> terrain = dmc::DrawEscapeTerrain(rng, model_->hfield_size[0], res);
+      SetTaskState(terrain.data());
+    }
     double orientation[4];
     double n2 = 0;
     for (double& q : orientation) {
@@ -112,8 +135,13 @@ class DmcQuadruped : public dmc::DmcEnvBase {
     const bool ok = ControlStep(action);
     WriteObs(out);
     if (!ok) return EndOnPhysicsError(out);
-    if (desired_speed_ < 0) {
+    if (desired_speed_ == kFetch) {
       *out.reward = static_cast<float>(FetchReward());
+      *out.terminated = false;
+      return;
+    }
+    if (desired_speed_ == kEscape) {
+      *out.reward = static_cast<float>(EscapeReward());
       *out.terminated = false;
       return;
     }
@@ -130,13 +158,18 @@ class DmcQuadruped : public dmc::DmcEnvBase {
   static constexpr double kControlTimestep = 0.02;
   static constexpr int kImuSensors = 0;
   static constexpr int kForceTorqueSensors = 1;
+  static constexpr int kRangefinders = 2;
   static constexpr int kMaxAttempts = 10000;
+  // Tasks without a speed (their own rewards).
+  static constexpr double kFetch = -1;
+  static constexpr double kEscape = -2;
 
   static double DesiredSpeed(const std::string& task) {
     if (task == "walk") return 0.5;
     if (task == "run") return 5;
-    if (task == "fetch") return -1;  // no speed: fetch's reward
-    throw ValueError("quadruped has no task '" + task + "' (tasks: walk, run, fetch)");
+    if (task == "escape") return kEscape;
+    if (task == "fetch") return kFetch;
+    throw ValueError("quadruped has no task '" + task + "' (tasks: walk, run, escape, fetch)");
   }
 
   static std::vector<int> JointsOfType(const mjModel* m, int type) {
@@ -147,18 +180,38 @@ class DmcQuadruped : public dmc::DmcEnvBase {
     return ids;
   }
 
-  // Values of the IMU (gyro, accelerometer) or force/torque sensors.
+  // Values of the IMU (gyro, accelerometer), force/torque or rangefinder sensors.
   static int SensorDim(const mjModel* m, int group) {
     int dim = 0;
     for (int s = 0; s < m->nsensor; ++s) {
       const int type = m->sensor_type[s];
       const bool imu = type == mjSENS_GYRO || type == mjSENS_ACCELEROMETER;
       const bool ft = type == mjSENS_FORCE || type == mjSENS_TORQUE;
-      if (group == kImuSensors ? imu : ft) dim += m->sensor_dim[s];
+      const bool rf = type == mjSENS_RANGEFINDER;
+      if (group == kImuSensors ? imu : group == kForceTorqueSensors ? ft : rf) {
+        dim += m->sensor_dim[s];
+      }
     }
     return dim;
   }
 
+ protected:
+  // Escape's heightfield (dm_control keeps its terrain in the model): its
+  // res x res heights, row-major, which MuJoCo stores as float.
+  int NumTaskState() const override {
+    return desired_speed_ == kEscape ? model_->hfield_nrow[0] * model_->hfield_ncol[0] : 0;
+  }
+  void GetTaskState(double* s) const override {
+    const float* h = model_->hfield_data + model_->hfield_adr[0];
+    for (int i = 0; i < NumTaskState(); ++i) s[i] = h[i];
+  }
+  void SetTaskState(const double* s) override {
+    if (desired_speed_ != kEscape) return;  // no heightfield of its own
+    float* h = mutable_model()->hfield_data + model_->hfield_adr[0];
+    for (int i = 0; i < NumTaskState(); ++i) h[i] = static_cast<float>(s[i]);
+  }
+
+ private:
   // dm_control's _find_non_contacting_height at (x, y): from z = 0 up in
   // 1 cm steps, each try a fresh reset with the root placed, until nothing
   // touches.
@@ -187,6 +240,37 @@ class DmcQuadruped : public dmc::DmcEnvBase {
     const double dx = a[0] - b[0];
     const double dy = a[1] - b[1];
     return std::sqrt(dx * dx + dy * dy);
+  }
+
+  // Upright within 20 degrees, times getting out of the terrain: 0 at its
+  // centre rising linearly to 1 at its edge (the heightfield's half-size).
+  double EscapeReward() const {
+    const double* w = data_->site_xpos + 3 * workspace_;
+    const double distance = std::sqrt(w[0] * w[0] + w[1] * w[1] + w[2] * w[2]);
+    const double edge = model_->hfield_size[0];
+    const double escape =
+        dmc::Tolerance(distance, edge, INFINITY, edge, dmc::Sigmoid::kLinear, 0.0);
+    const double deviation = std::cos(20.0 * (M_PI / 180.0));
+    const double upright = dmc::Tolerance(TorsoUpright(), deviation, INFINITY, 1.0 + deviation,
+                                          dmc::Sigmoid::kLinear, 0.0);
+    return upright * escape;
+  }
+
+  // The origin in the torso's frame; the rangefinders' readings, squashed
+  // with tanh (1: nothing hit).
+  void WriteEscapeObs(const StepOutput& out) const {
+    const double* frame = data_->xmat + 9 * torso_;
+    const double* torso = data_->xpos + 3 * torso_;
+    double* origin = out[obs_origin_];
+    mju_mulMatTVec3(origin, frame, torso);
+    for (int i = 0; i < 3; ++i) origin[i] = -origin[i];
+    double* rf = out[obs_rangefinder_];
+    for (int s : rangefinders_) {
+      for (int k = 0; k < model_->sensor_dim[s]; ++k) {
+        const double reading = data_->sensordata[model_->sensor_adr[s] + k];
+        *rf++ = reading == -1.0 ? 1.0 : std::tanh(reading);
+      }
+    }
   }
 
   // Upright, times reaching the ball, times (1 + bringing it to the target) / 2.
@@ -242,7 +326,8 @@ class DmcQuadruped : public dmc::DmcEnvBase {
         *ft++ = std::asinh(data_->sensordata[model_->sensor_adr[s] + k]);
       }
     }
-    if (desired_speed_ < 0) WriteFetchObs(out);
+    if (desired_speed_ == kFetch) WriteFetchObs(out);
+    if (desired_speed_ == kEscape) WriteEscapeObs(out);
   }
 
   double desired_speed_;
@@ -252,6 +337,7 @@ class DmcQuadruped : public dmc::DmcEnvBase {
   std::vector<int> hinges_;
   std::vector<int> imu_;
   std::vector<int> force_torque_;
+  std::vector<int> rangefinders_;
 
   // Observation fields.
   OutputField<double> obs_egocentric_state_;
@@ -261,14 +347,17 @@ class DmcQuadruped : public dmc::DmcEnvBase {
   OutputField<double> obs_force_torque_;
   OutputField<double> obs_ball_state_;
   OutputField<double> obs_target_position_;
+  OutputField<double> obs_origin_;
+  OutputField<double> obs_rangefinder_;
 
+  // fetch and escape
+  int workspace_ = -1;
   // fetch only
   int ball_ = -1;
   int ball_geom_ = -1;
   int ball_qpos_ = 0;
   int ball_dof_ = 0;
   int root_dof_ = 0;
-  int workspace_ = -1;
   int target_ = -1;
   double floor_size_ = 0;
 };

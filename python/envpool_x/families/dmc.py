@@ -38,7 +38,6 @@ from envpool_x.registration import (
     KiB,
     MiB,
     declare_family,
-    note_not_ported,
     register_if_built,
 )
 from envpool_x.render.physics import DmcFrames
@@ -69,7 +68,7 @@ DOMAINS: list[tuple[str, str, str, tuple[str, ...]]] = [
     ("humanoid", "Humanoid", "DmcHumanoid", ("stand", "walk", "run", "run_pure_state")),
     ("swimmer", "Swimmer", "DmcSwimmer", ("swimmer6", "swimmer15")),
     ("fish", "Fish", "DmcFish", ("upright", "swim")),
-    ("quadruped", "Quadruped", "DmcQuadruped", ("walk", "run", "fetch")),
+    ("quadruped", "Quadruped", "DmcQuadruped", ("walk", "run", "escape", "fetch")),
     (
         "manipulator",
         "Manipulator",
@@ -99,6 +98,8 @@ MODEL_ARGS: dict[tuple[str, str], dict[str, Any]] = {
     # quadruped's walk/run floor: its time limit (20 s) times the task's speed.
     ("quadruped", "walk"): {"floor_size": 10.0},
     ("quadruped", "run"): {"floor_size": 100},
+    # escape: a 40 m floor under the heightfield, and the rangefinders.
+    ("quadruped", "escape"): {"floor_size": 40, "terrain": True, "rangefinders": True},
     # fetch: the default floor, with its walls, the ball and the target.
     ("quadruped", "fetch"): {"walls_and_ball": True},
     ("manipulator", "bring_ball"): {"use_peg": False, "insert": False},
@@ -266,6 +267,10 @@ def _envpool_names(domain: str) -> EnvPoolNames:
     )
 
 
+#: Bytes of quadruped escape's heightfield (201 x 201 floats), which each
+#: escape env copies to draw its own terrain into (the rest of the model is shared).
+ESCAPE_HEIGHTFIELD_BYTES = 160 * KiB
+
 # One env: mjData's buffer and the touched part of its arena (measured); the
 # arena is reserved at once and touched as needed. Measured per env as the
 # growth of VmRSS / VmSize from a 4-env to a 20-env pool after 20 steps:
@@ -277,9 +282,12 @@ _PRIVATE_MODEL_RESIDENT = {"DmcManipulator": 18 * MiB, "DmcStacker": 17 * MiB, "
 _LARGER_ARENA = {"DmcDog": (1 * MiB, 22 * MiB)}  # (resident, address) beyond the family's
 
 
-def _larger_arena(pool_name: str, config: Mapping[str, Any]) -> tuple[int, int]:
+def _env_extra(pool_name: str, config: Mapping[str, Any]) -> tuple[int, int]:
     """The (resident, address space) bytes one env of ``pool_name`` takes beyond
-    the family's figures (FamilyMemory.config_extra)."""
+    the family's figures (FamilyMemory.config_extra): dog's larger arena,
+    escape's own heightfield."""
+    if pool_name == "DmcQuadruped" and config.get("task_name") == "escape":
+        return ESCAPE_HEIGHTFIELD_BYTES, ESCAPE_HEIGHTFIELD_BYTES
     return _LARGER_ARENA.get(pool_name, (0, 0))
 
 
@@ -291,7 +299,7 @@ declare_family(
             env_resident=184 * KiB,
             env_address=30 * MiB,
             pool_resident=_PRIVATE_MODEL_RESIDENT,
-            config_extra=_larger_arena,
+            config_extra=_env_extra,
         ),
         options=DMC_OPTIONS,
         envpool_names={pool: _envpool_names(domain) for domain, _, pool, _ in DOMAINS},
@@ -322,10 +330,3 @@ def register_dmc_tasks() -> None:
 
 
 register_dmc_tasks()
-# EnvPool 1.2.7's one DMC id not here (docs/dmc.md): its terrain needs scipy's spline zoom.
-note_not_ported(
-    ["QuadrupedEscape-v1"],
-    "dm_control's quadruped escape draws each episode's terrain with scipy.ndimage.zoom (a "
-    "cubic spline), which has no C++ port here yet, so its episodes could not follow "
-    "dm_control's (docs/dmc.md); QuadrupedWalk-v1, QuadrupedRun-v1 and QuadrupedFetch-v1 are here",
-)

@@ -63,7 +63,9 @@ class DmcFrames:
     """Draws DeepMind Control frames from our state (MuJoCo's integration state
     then the task's own values). A task that moves a target in its model per
     episode (reacher, point_mass, fish, ...) shows the target where dm_control's
-    freshly loaded task puts it: the target is not part of the physics state."""
+    freshly loaded task puts it: the target is not part of the physics state.
+    A task with a heightfield of its own per episode (quadruped escape) shows
+    the env's: it follows the physics state in the task values."""
 
     HEIGHT, WIDTH = 240, 320  # dm_control's Physics.render defaults
 
@@ -84,9 +86,24 @@ class DmcFrames:
         mujoco.mj_setState(physics.model.ptr, physics.data.ptr, np.asarray(state[:size]), sig)
         physics.forward()
         try:
+            self._set_heightfield(np.asarray(state[size:]))
             return np.asarray(physics.render(height=self.HEIGHT, width=self.WIDTH))
         except Exception as e:  # noqa: BLE001 - every GL failure gets the same advice
             raise no_gl_error(e) from e
+
+    def _set_heightfield(self, task_values: np.ndarray) -> None:
+        """Copy an env's terrain (its task values) into the renderer's model
+        and its GPU copy, as dm_control's escape does after drawing one."""
+        physics = self._env.physics
+        model = physics.model
+        if model.nhfield == 0 or task_values.size != model.hfield_data.size:
+            return
+        model.hfield_data[:] = task_values
+        import mujoco
+
+        contexts = physics.contexts
+        with contexts.gl.make_current() as ctx:
+            ctx.call(mujoco.mjr_uploadHField, model.ptr, contexts.mujoco.ptr, 0)
 
     def close(self) -> None:
         self._env.physics.free()
