@@ -24,7 +24,7 @@ set(_pg_offline
 if(DEFINED ENV{ENVPOOL_X_PROCGEN_WHEEL} AND NOT "$ENV{ENVPOOL_X_PROCGEN_WHEEL}" STREQUAL "")
   set(_pg_input "$ENV{ENVPOOL_X_PROCGEN_WHEEL}")
   if(NOT EXISTS "${_pg_input}")
-    message(FATAL_ERROR "envpool_x: ENVPOOL_X_PROCGEN_WHEEL=${_pg_input} does not exist")
+    message(FATAL_ERROR "envpool_x: ENVPOOL_X_PROCGEN_WHEEL=${_pg_input} does not exist. " ${_pg_offline})
   endif()
 else()
   file(GLOB _pg_input "${_pg_out}-wheel/procgen-${ENVPOOL_X_PROCGEN_VERSION}-*.whl")

@@ -223,3 +223,48 @@ def test_render_is_procgens_human_view(library):
     finally:
         oracle.close()
         env.close()
+
+
+def test_step_limit_is_a_truncation():
+    # Maze's agent standing still (button 4: no move) never reaches the cheese:
+    # procgen ends the episode at the game's 500-step limit.
+    env = envpool_x.make_gymnasium("MazeEasy-v0", num_envs=1, seed=0)
+    env.reset()
+    for t in range(1, 501):
+        _, _, terminated, truncated, info = env.step(np.array([4]))
+        if t < 500:
+            assert not (terminated[0] or truncated[0]), t
+    assert truncated[0] and not terminated[0]
+    # The pool's reset after it keeps the level procgen started in that step.
+    level = info["level_seed"][0]
+    obs, _, _, _, info = env.step(np.array([4]))
+    assert info["level_seed"][0] == level and info["elapsed_step"][0] == 0
+    env.close()
+
+
+def test_shorter_time_limit_starts_a_new_game():
+    env = envpool_x.make_gymnasium("MazeEasy-v0", num_envs=1, seed=0, max_episode_steps=10)
+    _, info = env.reset()
+    first_level = info["level_seed"][0]
+    for _ in range(10):
+        _, _, terminated, truncated, _ = env.step(np.array([4]))
+    assert truncated[0] and not terminated[0]
+    _, _, _, _, info = env.step(np.array([4]))  # the reset: a new game, another level
+    assert info["level_seed"][0] != first_level
+    env.close()
+
+
+def test_async_and_same_step_autoreset():
+    env = envpool_x.make_gymnasium(
+        "BigfishEasy-v0", num_envs=4, batch_size=2, seed=0, autoreset_mode="same_step"
+    )
+    env.async_reset()
+    rng = np.random.default_rng(0)
+    ends = 0
+    for _ in range(300):
+        obs, _, terminated, truncated, info = env.recv()
+        assert obs.shape == (2, 3, 64, 64)
+        ends += int(np.sum(terminated | truncated))
+        env.send(rng.integers(0, 15, 2), info["env_id"])
+    assert ends > 0
+    env.close()
