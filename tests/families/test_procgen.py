@@ -268,3 +268,15 @@ def test_async_and_same_step_autoreset():
         env.send(rng.integers(0, 15, 2), info["env_id"])
     assert ends > 0
     env.close()
+
+
+def test_bad_resource_root(tmp_path):
+    # procgen ends the process on a missing sprite: the root is checked first.
+    with pytest.raises(ValueError, match="is not procgen's assets folder"):
+        envpool_x.make_gymnasium("CoinrunHard-v0", resource_root=str(tmp_path))
+    copy = tmp_path / "assets"
+    for folder in family.SPRITE_FOLDERS:
+        (copy / folder).mkdir(parents=True)
+    envpool_x.make_spec("CoinrunHard-v0")  # the process's root is the installed one
+    with pytest.raises(ValueError, match="already uses procgen's sprites"):
+        envpool_x.make_gymnasium("CoinrunHard-v0", resource_root=str(copy))

@@ -154,9 +154,49 @@ def _resolve(config: dict[str, Any]) -> None:
     config["distribution_mode"] = mode
     if not config.get("library_path") or not config.get("resource_root"):
         folder = data_dir()
-        config.setdefault("library_path", "")
-        config["library_path"] = config["library_path"] or str(folder / "prebuilt" / "libenv.so")
-        config["resource_root"] = config.get("resource_root") or f"{folder / 'assets'}{os.sep}"
+        config["library_path"] = config.get("library_path") or str(
+            folder / "prebuilt" / "libenv.so"
+        )
+        config["resource_root"] = config.get("resource_root") or str(folder / "assets")
+    config["resource_root"] = _checked_resource_root(config["resource_root"])
+
+
+#: The sprite folders procgen loads from its resource root (a missing sprite
+#: makes procgen end the process, so the root is checked before).
+SPRITE_FOLDERS = (
+    "kenney",
+    "misc_assets",
+    "platform_backgrounds",
+    "platformer",
+    "space_backgrounds",
+    "topdown_backgrounds",
+    "water_backgrounds",
+)
+_roots_in_use: list[str] = []
+
+
+def _checked_resource_root(root: str) -> str:
+    """``root`` as procgen reads it (ending in a separator), checked.
+
+    Raises:
+        ValueError: ``root`` lacks procgen's sprite folders, or differs from the
+            root this process already uses (procgen loads its sprites once per
+            process, from the first root it is given).
+    """
+    missing = [f for f in SPRITE_FOLDERS if not (Path(root) / f).is_dir()]
+    if missing:
+        raise ValueError(
+            f"resource_root {root!r} is not procgen's assets folder (no {', '.join(missing)})"
+        )
+    root = root if root.endswith(os.sep) else root + os.sep
+    if _roots_in_use and _roots_in_use[0] != root:
+        raise ValueError(
+            f"resource_root {root!r}: this process already uses procgen's sprites from "
+            f"{_roots_in_use[0]!r} (procgen loads them once per process)"
+        )
+    _roots_in_use.append(root)
+    del _roots_in_use[1:]
+    return root
 
 
 PROCGEN_OPTIONS: dict[str, OptionTable] = {
