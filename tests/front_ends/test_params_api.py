@@ -2,6 +2,7 @@
 options, randomisation by seed, params_info, and refused calls that change nothing."""
 
 import math
+import pathlib
 import subprocess
 import sys
 
@@ -242,3 +243,27 @@ def test_device_pools_refuse_clearly():
     with pytest.raises(NotImplementedError, match="device='cpu'"):
         env.reset(options={"params": {"gravity": 5.0}})
     env.close()
+
+
+@pytest.mark.slow  # torch and three PPO updates: tens of seconds
+def test_curriculum_example_widens_the_ranges(tmp_path):
+    """examples/ppo_cartpole_curriculum.py: with a low bar every update passes it,
+    so each update line reports a wider level."""
+    pytest.importorskip("torch")
+    root = pathlib.Path(__file__).resolve().parents[2]
+    args = ["--num-envs", "8", "--num-steps", "64", "--total-timesteps", "1536"]
+    args += ["--update-epochs", "1", "--widen-at", "5"]
+    proc = subprocess.run(
+        [sys.executable, str(root / "examples" / "ppo_cartpole_curriculum.py"), *args],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    levels = [
+        int(line.split("level=")[1].split()[0])
+        for line in proc.stdout.splitlines()
+        if line.startswith("update ")
+    ]
+    assert levels == [1, 2, 3], proc.stdout
