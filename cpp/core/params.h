@@ -11,6 +11,8 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -49,8 +51,8 @@ struct ParamSetting {
         return a;
       case ParamDraw::kUniform:
         return rng.Uniform(a, b);
-      case ParamDraw::kLogUniform:
-        return std::exp(rng.Uniform(std::log(a), std::log(b)));
+      case ParamDraw::kLogUniform:  // exp(log(b)) may round above b
+        return std::fmin(std::exp(rng.Uniform(std::log(a), std::log(b))), b);
       case ParamDraw::kNormal:
         return std::fmin(std::fmax(a + b * rng.Normal(), spec.low), spec.high);
       case ParamDraw::kChoice:
@@ -89,9 +91,15 @@ inline uint64_t ParamStreamKey(uint64_t env_seed) {
   return SplitMix64(env_seed ^ 0x7061726D73ULL);  // "parms"
 }
 
+// The shortest of 15 to 17 digits that reads back as `v` (0.1, not
+// 0.10000000000000001), enough to tell a value from the bound it crossed.
 inline std::string ParamValueText(double v) {
-  std::string s = std::to_string(v);
-  return s;
+  char text[32];
+  for (int digits = 15; digits <= 17; ++digits) {
+    std::snprintf(text, sizeof(text), "%.*g", digits, v);
+    if (std::strtod(text, nullptr) == v) break;
+  }
+  return text;
 }
 
 // Throws ValueError unless `v` is a finite value in the range of `spec`.

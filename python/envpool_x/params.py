@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from envpool_x.options import Float, Option
+
 if TYPE_CHECKING:
     from envpool_x.spec import EnvSpec
 
@@ -98,6 +100,16 @@ def task_params(spec: EnvSpec) -> dict[str, ParamInfo]:
         )
         for d in declared()
     }
+
+
+def with_param_options(pool_class: Any, options: Mapping[str, Option]) -> dict[str, Option]:
+    """A family's ``options`` plus a ranged float option for each per-env
+    parameter of ``pool_class`` it does not declare itself (each parameter is
+    also a config key; its range is the one the task declares in C++)."""
+    table = dict(options)
+    for p in pool_class.param_specs():
+        table.setdefault(p["name"], Float(p["low"], p["high"], note="a per-env parameter"))
+    return table
 
 
 def _per_env(name: str, what: str, value: Any, count: int) -> list[float]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from envpool_x import _core
 from envpool_x.envpool_names import EnvPoolNames, Fixed
 from envpool_x.options import BOOL, Float, Option, OptionTable
+from envpool_x.params import with_param_options
 from envpool_x.registration import Family, declare_family, register, register_alias
 from envpool_x.render.classic_control import classic_drawer
 
@@ -18,13 +19,8 @@ _GOAL_VELOCITY = Float(
 
 
 def _with_params(pool: str, options: dict[str, Option]) -> OptionTable:
-    """``options`` and the pool's per-env parameters (declared in C++ with
-    their ranges; each is also a config key: docs/params.md)."""
-    table = dict(options)
-    for p in getattr(_core, pool).param_specs():
-        note = table[p["name"]].note if p["name"] in table else "a per-env parameter"
-        table[p["name"]] = Float(p["low"], p["high"], note=note)
-    return OptionTable(table)
+    """``options`` and the pool's per-env parameters (docs/params.md)."""
+    return OptionTable(with_param_options(getattr(_core, pool), options))
 
 
 #: The declared options of each pool (gymnasium takes any value; NaN and
