@@ -68,11 +68,16 @@ inline void SetLevelSeedGenerator(const Libenv& api, void* handle, const std::st
   };
   size_t at = 0;
   auto need = [&](size_t bytes) {
-    if (at + bytes > length) throw layout_error("it ends early");
+    if (bytes > length || at > length - bytes) throw layout_error("it ends early");
+  };
+  auto read_length = [&](size_t where) {
+    const int32_t v = ReadInt(saved, where);
+    if (v < 0) throw layout_error("a negative length");
+    return static_cast<size_t>(v);
   };
   need(2 * sizeof(int32_t));
   if (ReadInt(saved, 0) != kStateVersion) throw layout_error("another version");
-  const auto name_length = static_cast<size_t>(ReadInt(saved, sizeof(int32_t)));
+  const size_t name_length = read_length(sizeof(int32_t));
   at = 2 * sizeof(int32_t);
   need(name_length);
   if (std::string(saved.data() + at, name_length) != game_name) {
@@ -84,7 +89,7 @@ inline void SetLevelSeedGenerator(const Libenv& api, void* handle, const std::st
   need(2 * sizeof(int32_t));
   if (ReadInt(saved, at) != 1) throw layout_error("no seeded level generator where expected");
   at += sizeof(int32_t);
-  const auto text_length = static_cast<size_t>(ReadInt(saved, at));
+  const size_t text_length = read_length(at);
   at += sizeof(int32_t);
   need(text_length);
   const std::string old_text(saved.data() + at, text_length);
