@@ -27,13 +27,15 @@ from pathlib import Path
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 
-from envpool_x import bench  # noqa: E402
+from envpool_x import bench, bench_peer  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from results_file import write_section  # noqa: E402  (the other benchmarks import it from here)
 
 
 def version(pkg: str) -> str:
+    if pkg == "envpool" and bench_peer.seen:  # EnvPool ran in ENVPOOL_X_PEER_PYTHON
+        return bench_peer.version_text()
     try:
         return metadata.version(pkg)
     except metadata.PackageNotFoundError:

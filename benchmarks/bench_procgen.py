@@ -31,11 +31,13 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent / "tests" / "oracles"))
 
-from bench_classic import to_markdown, write_section  # noqa: E402
+from bench_classic import paired_times, to_markdown, write_section  # noqa: E402
 from procgen_libenv import OracleGames, libenv_options, load_library  # noqa: E402
 
 from envpool_x import _core, bench, make_spec  # noqa: E402
 from envpool_x.families import procgen  # noqa: E402
+
+SLICE_S = 0.15  # seconds per runner per round
 
 
 def libenv_runner(task: str, num_envs: int, threads: int) -> bench.Runner:
@@ -77,8 +79,11 @@ def act_only_runner(task: str) -> bench.Runner:
     )
 
 
-def run_case(task: str, num_envs: int, threads: int, steps: int, rounds: int) -> list[dict]:
-    """Measure every runner on (task, num_envs); return bench_classic's table rows."""
+def run_case(
+    task: str, num_envs: int, threads: int, rounds: int, quick: bool
+) -> tuple[list[dict], str]:
+    """Measure every runner on (task, num_envs); return bench_classic's table
+    rows and the paired ratios of ours over the peers."""
     runners = [
         bench.envpool_x_runner(task, num_envs, num_envs, threads, "envpool_x sync"),
         bench.envpool_x_runner(task, num_envs, num_envs // 2, threads, "envpool_x async"),
@@ -96,12 +101,31 @@ def run_case(task: str, num_envs: int, threads: int, steps: int, rounds: int) ->
     raw = bench.raw_runner(task, 1)
     runners += [raw, act_only_runner(task)]
     try:
-        bench.measure(runners, steps, rounds=rounds, progress=sys.stderr.isatty())
+        # Short rounds in a fresh order each round: the ratios are paired per round.
+        bench.measure(
+            runners,
+            10**9,
+            rounds=rounds,
+            progress=sys.stderr.isatty(),
+            slice_seconds=0.02 if quick else SLICE_S,
+            shuffle=True,
+        )
     finally:
         for r in runners:
             r.close()
+    by_name = {r.name: r for r in runners}
+    pairs = [("envpool_x sync", "envpool sync"), ("envpool_x async", "envpool async")]
+    # procgen's own threaded vector env: the engine's parallel rate, what
+    # bounds every pool once the games' memory outgrows the caches (256 envs).
+    pairs.append(("envpool_x sync", f"procgen libenv, {threads} threads"))
+    pairs.append(("envpool sync", f"procgen libenv, {threads} threads"))
+    ratios = [
+        f"{a} / {b} {paired_times(by_name[a], by_name[b])}"
+        for a, b in pairs
+        if a in by_name and b in by_name
+    ]
     ours = runners[0].steps_per_s
-    return [
+    rows = [
         {
             "task": task,
             "num_envs": num_envs,
@@ -117,13 +141,14 @@ def run_case(task: str, num_envs: int, threads: int, steps: int, rounds: int) ->
         }
         for r in runners
     ]
+    return rows, f"- {task}, {num_envs} envs: " + "; ".join(ratios)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--quick", action="store_true", help="tiny workloads (smoke test)")
-    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--rounds", type=int, default=30)
     parser.add_argument(
         "--tasks", nargs="+", default=["CoinrunHard-v0", "BigfishEasy-v0", "StarpilotEasy-v0"]
     )
@@ -133,14 +158,23 @@ def main() -> None:
     args = parser.parse_args()
     if not procgen.has_procgen():
         sys.exit(procgen.BUILD_HINT)
-    steps = 2_000 if args.quick else 200_000
-    rows = []
+    if args.quick:
+        args.rounds = 1
+    rows, ratios = [], []
     for task in args.tasks:
         for n in args.num_envs:
             print(f"{task} num_envs={n}", file=sys.stderr)
-            rows.extend(run_case(task, n, args.threads, steps, 1 if args.quick else args.rounds))
+            case_rows, case_ratios = run_case(task, n, args.threads, args.rounds, args.quick)
+            rows.extend(case_rows)
+            ratios.append(case_ratios)
     cmd = "python " + " ".join([Path(sys.argv[0]).as_posix(), *sys.argv[1:]])
     md = to_markdown(rows, args, cmd)
+    md += (
+        "\nPaired ratios (median over rounds of the per-round ratio, 95% bootstrap interval; "
+        f"rounds of ~{SLICE_S} s per runner in a fresh random order):\n\n"
+        + "\n".join(ratios)
+        + "\n"
+    )
     if not args.quick:
         write_section(Path(args.out), args.section, md)
     print(md)

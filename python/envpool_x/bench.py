@@ -103,7 +103,19 @@ def envpool_x_runner(
 
 
 def envpool_runner(task: str, num_envs: int, batch_size: int, num_threads: int) -> Runner | None:
-    """EnvPool with the same config, or None when it is not installed."""
+    """EnvPool with the same config, or None when it is not installed (or
+    cannot make the task). With ``ENVPOOL_X_PEER_PYTHON`` set, the EnvPool of
+    that interpreter, stepped in a worker process (``bench_peer``)."""
+    from envpool_x import bench_peer
+
+    python = bench_peer.peer_python()
+    if python is not None:
+        worker = bench_peer.start_worker(python, task, num_envs, batch_size, num_threads)
+        if worker is None:
+            return None
+        runner = self_timed_runner(worker.name, worker.measure)
+        runner.close = worker.close
+        return runner
     if importlib.util.find_spec("envpool") is None:
         return None
     import envpool
@@ -126,8 +138,14 @@ NEWEST_ENVPOOL_PYTHON = (3, 12)
 
 
 def envpool_version() -> str:
-    """The installed EnvPool's version ("" when it is not installed)."""
+    """The installed EnvPool's version ("" when it is not installed), or the
+    one ``ENVPOOL_X_PEER_PYTHON``'s worker reported."""
     from importlib import metadata
+
+    from envpool_x import bench_peer
+
+    if bench_peer.seen:
+        return bench_peer.seen["envpool"]
 
     try:
         return metadata.version("envpool")
@@ -147,7 +165,8 @@ def peer_note(python: tuple[int, int] | None = None) -> str | None:
     how = (
         f"to compare against EnvPool {NEWEST_ENVPOOL}, use Python "
         f"{NEWEST_ENVPOOL_PYTHON[0]}.{NEWEST_ENVPOOL_PYTHON[1]}+: python3.12 -m venv .venv312 && "
-        '. .venv312/bin/activate && pip install ".[bench]" (docs/benchmarks.md)'
+        '. .venv312/bin/activate && pip install ".[bench]", or point ENVPOOL_X_PEER_PYTHON at a '
+        f"Python that has envpool=={NEWEST_ENVPOOL} (docs/benchmarks.md)"
     )
     if not have:
         return 'no EnvPool installed (pip install ".[bench]" installs the peer)'

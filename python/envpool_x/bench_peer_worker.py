@@ -1,0 +1,82 @@
+"""EnvPool stepped in its own interpreter for ``envpool_x.bench_peer``.
+
+Run as a script by another Python (EnvPool 1.2.7 installs on CPython 3.12+
+only): it imports numpy and envpool, never envpool_x. Arguments: task,
+num_envs, batch_size, num_threads. It prints one JSON line when the pool is
+built, then answers each stdin line ``n`` (about n env steps) with the steps
+it did and the seconds they took by its own clock, until stdin closes.
+
+The loops do what ``envpool_x.bench``'s sync and async runners do, so both
+sides of a comparison run the same pattern.
+"""
+
+from __future__ import annotations
+
+import json
+import platform
+import sys
+import time
+import warnings
+
+
+def random_actions(space, count: int, rounds: int):  # noqa: ANN001, ANN201
+    """``rounds`` pre-drawn batches of ``count`` uniform random actions."""
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    if hasattr(space, "n"):
+        return [rng.integers(0, int(space.n), size=count).astype(np.int32) for _ in range(rounds)]
+    if hasattr(space, "nvec"):
+        shape = (count, *space.shape)
+        return [rng.integers(0, space.nvec, size=shape).astype(np.int32) for _ in range(rounds)]
+    low = np.broadcast_to(space.low, space.shape)
+    high = np.broadcast_to(space.high, space.shape)
+    shape = (count, *space.shape)
+    return [rng.uniform(low, high, size=shape).astype(np.float32) for _ in range(rounds)]
+
+
+def main() -> None:
+    import envpool
+    import numpy as np
+
+    task, num_envs, batch_size, threads = sys.argv[1], *map(int, sys.argv[2:5])
+    warnings.filterwarnings("ignore", message=r".*Box (low|high)'s precision lowered")
+    env = envpool.make_gymnasium(
+        task, num_envs=num_envs, batch_size=batch_size, num_threads=threads
+    )
+    acts = random_actions(env.action_space, batch_size, 64)
+    sync = batch_size == num_envs
+    parked: list = []  # env ids received at the end of the last call (async)
+    if sync:
+        env.reset()
+    else:
+        env.async_reset()
+    ready = {"envpool": envpool.__version__, "python": platform.python_version()}
+    print(json.dumps(ready), flush=True)
+    for line in sys.stdin:
+        n = int(line)
+        t0 = time.perf_counter()
+        if sync:
+            rounds = max(1, n // num_envs)
+            for i in range(rounds):
+                env.step(acts[i % 64])
+            done = rounds * num_envs
+        else:
+            # As envpool_x.bench.async_step_loop: the pool is idle between calls.
+            for k, ids in enumerate(parked):
+                env.send(acts[k % 64], ids)
+            parked.clear()
+            rounds = max(1, n // batch_size)
+            for i in range(rounds):
+                info = env.recv()[-1]
+                env.send(acts[i % 64], info["env_id"])
+            drained = num_envs // batch_size
+            for _ in range(drained):
+                parked.append(np.asarray(env.recv()[-1]["env_id"]))
+            done = (rounds + drained) * batch_size
+        print(json.dumps({"n": done, "s": time.perf_counter() - t0}), flush=True)
+    env.close()
+
+
+if __name__ == "__main__":
+    main()
