@@ -13,7 +13,7 @@ CartPole-v1 4096 envs, Pong-v5 8 envs, Ant-v5 8 envs.
 
 Usage:
   python benchmarks/bench_builds.py --before /tmp/before_site --after installed \
-      [--rounds 15] [--seconds 0.3]
+      [--rounds 15] [--seconds 0.3] [--cases CartPole-v1:4096 CartPole-v1:16]
 """
 
 from __future__ import annotations
@@ -102,6 +102,14 @@ def ask(proc: subprocess.Popen, steps: int) -> float:
     return r["n"] / r["s"]
 
 
+def parse_case(text: str) -> tuple[str, int]:
+    """'CartPole-v1:4096' -> ('CartPole-v1', 4096)."""
+    task, sep, num_envs = text.rpartition(":")
+    if not sep or not task or not num_envs.isdigit() or int(num_envs) < 1:
+        raise argparse.ArgumentTypeError(f"expected TASK:NUM_ENVS, got {text!r}")
+    return task, int(num_envs)
+
+
 def paired(after: list[float], before: list[float]) -> tuple[float, float, float]:
     x = np.asarray(after) / np.asarray(before)
     rng = np.random.default_rng(0)
@@ -117,10 +125,18 @@ def main() -> None:
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--rounds", type=int, default=15)
     ap.add_argument("--seconds", type=float, default=0.3, help="target length of a round")
+    ap.add_argument(
+        "--cases",
+        nargs="+",
+        type=parse_case,
+        default=CASES,
+        help="TASK:NUM_ENVS pairs (default: %(default)s); builds of a few families "
+        "measure only their own tasks",
+    )
     args = ap.parse_args()
     print("| task | num_envs | before steps/s | after steps/s | after / before (95% CI) |")
     print("|---|---|---|---|---|")
-    for task, num_envs in CASES:
+    for task, num_envs in args.cases:
         workers = {
             "before": start_worker(args.before, task, num_envs, args.threads),
             "after": start_worker(args.after, task, num_envs, args.threads),
