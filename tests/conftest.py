@@ -25,6 +25,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent / "oracles"))
 RUN_SLOW = bool(os.environ.get("ENVPOOL_X_SLOW"))
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _sb3_logs_in_pytest_tmp(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Stable-Baselines3 makes a log folder under /tmp for every learn() without
+    a logger (SB3-<date>); its SB3_LOGDIR puts them in pytest's temp folder,
+    which pytest prunes, so a test run leaves no folders behind."""
+    os.environ.setdefault("SB3_LOGDIR", str(tmp_path_factory.mktemp("sb3_logs")))
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Skip the tests marked ``slow`` unless ENVPOOL_X_SLOW is set."""
     if RUN_SLOW:
