@@ -90,8 +90,17 @@ void BindBox2d(py::module_& m) {
   // Test hook: BipedalWalkerSim replaying gymnasium's draws (tests/families/test_box2d_walker.py).
   using box2d::BipedalWalkerSim;
   py::class_<BipedalWalkerSim>(m, "BipedalWalkerSim")
-      .def(py::init([](bool hardcore) { return std::make_unique<BipedalWalkerSim>(hardcore); }),
-           py::arg("hardcore"))
+      .def(py::init([](bool hardcore, double gravity, double motors_torque, double speed_hip,
+                       double speed_knee, double terrain_friction, double leg_friction,
+                       double hull_density, double leg_density) {
+             return std::make_unique<BipedalWalkerSim>(box2d::BipedalWalkerParams{
+                 hardcore, gravity, motors_torque, speed_hip, speed_knee, terrain_friction,
+                 leg_friction, hull_density, leg_density});
+           }),
+           py::arg("hardcore"), py::arg("gravity") = -10.0, py::arg("motors_torque") = 80.0,
+           py::arg("speed_hip") = 4.0, py::arg("speed_knee") = 6.0,
+           py::arg("terrain_friction") = 2.5, py::arg("leg_friction") = 0.2,
+           py::arg("hull_density") = 5.0, py::arg("leg_density") = 1.0)
       .def(
           "build",
           [](BipedalWalkerSim& sim, std::vector<double> draws) {

@@ -438,7 +438,18 @@ class LunarLanderSim:
 
 @final
 class BipedalWalkerSim:
-    def __init__(self, hardcore: bool) -> None: ...
+    def __init__(
+        self,
+        hardcore: bool,
+        gravity: float = -10.0,
+        motors_torque: float = 80.0,
+        speed_hip: float = 4.0,
+        speed_knee: float = 6.0,
+        terrain_friction: float = 2.5,
+        leg_friction: float = 0.2,
+        hull_density: float = 5.0,
+        leg_density: float = 1.0,
+    ) -> None: ...
     def build(self, draws: Sequence[float]) -> int: ...
     def step(self, action: Sequence[float]) -> tuple[list[float], float, bool]: ...
     def terrain_vertices(self) -> list[float]: ...
