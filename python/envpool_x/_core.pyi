@@ -462,6 +462,10 @@ class CarRacingSim:
         continuous: bool = True,
         lap_complete_percent: float = 0.95,
         domain_randomize: bool = False,
+        engine_power: float = 40000.0,
+        wheel_moment_of_inertia: float = 1.6,
+        friction_limit: float = 400.0,
+        road_friction: float = 1.0,
     ) -> None: ...
     def build(self, draws: Sequence[float]) -> int: ...
     def step(self, action: Sequence[float] | None) -> tuple[float, bool]: ...

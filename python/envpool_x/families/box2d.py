@@ -88,6 +88,12 @@ BOX2D_OPTIONS: dict[str, OptionTable] = {
             "lap_complete_percent": Float(
                 0, 1, exclusive=(True, False), note="of the tiles, visited to end a lap"
             ),
+            "engine_power": Float(0, 1e7, note=_PARAM),
+            "wheel_moment_of_inertia": Float(1e-3, 1e3, note=_PARAM),
+            "friction_limit": Float(0, 1e5, note=_PARAM),
+            "brake_force": Float(0, 1e3, note=_PARAM),
+            "grass_friction": Float(0, 10, note=_PARAM + "; a share of friction_limit"),
+            "road_friction": Float(0, 10, note=_PARAM + "; a share of friction_limit"),
         }
     ),
 }
