@@ -4,7 +4,7 @@
 # at run time. Families built optionally (Atari, MuJoCo, DMC, grid worlds,
 # Box2D, XLA, CUDA) are declared as if built; guard them with hasattr.
 from collections.abc import Mapping, Sequence
-from typing import Any, Final, TypedDict, final
+from typing import Any, Final, NotRequired, TypedDict, final
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -37,6 +37,7 @@ class _PoolMemorySizes(TypedDict):
     env: int  # sizeof(Env)
     stepped_in_parts: bool
     cheap: bool
+    params_per_env: NotRequired[int]  # the per-env parameter tables (C++ pools only)
 
 class _CudaMemorySizes(TypedDict):
     device_per_env: int
