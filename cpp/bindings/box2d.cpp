@@ -90,8 +90,17 @@ void BindBox2d(py::module_& m) {
   // Test hook: BipedalWalkerSim replaying gymnasium's draws (tests/families/test_box2d_walker.py).
   using box2d::BipedalWalkerSim;
   py::class_<BipedalWalkerSim>(m, "BipedalWalkerSim")
-      .def(py::init([](bool hardcore) { return std::make_unique<BipedalWalkerSim>(hardcore); }),
-           py::arg("hardcore"))
+      .def(py::init([](bool hardcore, double gravity, double motors_torque, double speed_hip,
+                       double speed_knee, double terrain_friction, double leg_friction,
+                       double hull_density, double leg_density) {
+             return std::make_unique<BipedalWalkerSim>(box2d::BipedalWalkerParams{
+                 hardcore, gravity, motors_torque, speed_hip, speed_knee, terrain_friction,
+                 leg_friction, hull_density, leg_density});
+           }),
+           py::arg("hardcore"), py::arg("gravity") = -10.0, py::arg("motors_torque") = 80.0,
+           py::arg("speed_hip") = 4.0, py::arg("speed_knee") = 6.0,
+           py::arg("terrain_friction") = 2.5, py::arg("leg_friction") = 0.2,
+           py::arg("hull_density") = 5.0, py::arg("leg_density") = 1.0)
       .def(
           "build",
           [](BipedalWalkerSim& sim, std::vector<double> draws) {
@@ -123,12 +132,21 @@ void BindBox2d(py::module_& m) {
   // (tests/families/test_box2d_car*.py).
   using box2d::CarRacingSim;
   py::class_<CarRacingSim>(m, "CarRacingSim")
-      .def(py::init([](bool continuous, double lap_complete_percent, bool domain_randomize) {
+      .def(py::init([](bool continuous, double lap_complete_percent, bool domain_randomize,
+                       double engine_power, double wheel_moment_of_inertia, double friction_limit,
+                       double road_friction) {
+             box2d::CarConstants c;
+             c.road_friction = road_friction;
+             c.engine_power = engine_power;
+             c.wheel_moment_of_inertia = wheel_moment_of_inertia;
+             c.friction_limit = friction_limit;
              return std::make_unique<CarRacingSim>(
-                 box2d::CarRacingParams{continuous, lap_complete_percent, domain_randomize});
+                 box2d::CarRacingParams{continuous, lap_complete_percent, domain_randomize, c});
            }),
            py::arg("continuous") = true, py::arg("lap_complete_percent") = 0.95,
-           py::arg("domain_randomize") = false)
+           py::arg("domain_randomize") = false, py::arg("engine_power") = box2d::car::kEnginePower,
+           py::arg("wheel_moment_of_inertia") = box2d::car::kWheelMomentOfInertia,
+           py::arg("friction_limit") = box2d::car::kFrictionLimit, py::arg("road_friction") = 1.0)
       .def(
           "build",
           [](CarRacingSim& sim, std::vector<double> draws) {

@@ -13,6 +13,7 @@
 #include "bindings/conversions.h"
 #include "bindings/py_pool.h"
 #include "core/env_pool.h"
+#include "core/param_store.h"
 #include "core/params.h"
 #include "core/pool_options.h"
 #include "core/random.h"
@@ -107,9 +108,14 @@ void BindEnv(py::module_& m) {
             d["env"] = sizeof(Env);
             d["stepped_in_parts"] = EnvPool<Env>::kSteppedInParts;
             d["cheap"] = Env::kCheap;
+            // The per-env parameter tables once made (by the first set_params;
+            // a Choice's list of values comes on top).
+            const auto num_params = static_cast<int64_t>(ParamSpecsOf<Env>().size());
+            d["params_per_env"] = num_params == 0 ? 0 : ParamStore::BytesPerEnv(num_params);
             return d;
           },
-          "sizeof(Env) and how the pool runs it (what envpool_x.memory needs from C++).")
+          "sizeof(Env), how the pool runs it and its parameter tables' bytes per env "
+          "(what envpool_x.memory needs from C++).")
       .def_static(
           "bookkeeping_bytes",
           [](int64_t num_envs, int64_t batch_size, int64_t num_threads, int64_t action_bytes) {

@@ -4,7 +4,7 @@
 # at run time. Families built optionally (Atari, MuJoCo, DMC, grid worlds,
 # Box2D, XLA, CUDA) are declared as if built; guard them with hasattr.
 from collections.abc import Mapping, Sequence
-from typing import Any, Final, TypedDict, final
+from typing import Any, Final, NotRequired, TypedDict, final
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -37,6 +37,7 @@ class _PoolMemorySizes(TypedDict):
     env: int  # sizeof(Env)
     stepped_in_parts: bool
     cheap: bool
+    params_per_env: NotRequired[int]  # the per-env parameter tables (C++ pools only)
 
 class _CudaMemorySizes(TypedDict):
     device_per_env: int
@@ -438,7 +439,18 @@ class LunarLanderSim:
 
 @final
 class BipedalWalkerSim:
-    def __init__(self, hardcore: bool) -> None: ...
+    def __init__(
+        self,
+        hardcore: bool,
+        gravity: float = -10.0,
+        motors_torque: float = 80.0,
+        speed_hip: float = 4.0,
+        speed_knee: float = 6.0,
+        terrain_friction: float = 2.5,
+        leg_friction: float = 0.2,
+        hull_density: float = 5.0,
+        leg_density: float = 1.0,
+    ) -> None: ...
     def build(self, draws: Sequence[float]) -> int: ...
     def step(self, action: Sequence[float]) -> tuple[list[float], float, bool]: ...
     def terrain_vertices(self) -> list[float]: ...
@@ -451,6 +463,10 @@ class CarRacingSim:
         continuous: bool = True,
         lap_complete_percent: float = 0.95,
         domain_randomize: bool = False,
+        engine_power: float = 40000.0,
+        wheel_moment_of_inertia: float = 1.6,
+        friction_limit: float = 400.0,
+        road_friction: float = 1.0,
     ) -> None: ...
     def build(self, draws: Sequence[float]) -> int: ...
     def step(self, action: Sequence[float] | None) -> tuple[float, bool]: ...

@@ -14,7 +14,7 @@ from envpool_x.backends import create_pool
 from envpool_x.backends.arrays import host_ids
 from envpool_x.dm_single_env import DmSingleEnv
 from envpool_x.legacy_seed import pending_seed
-from envpool_x.params import ParamsMixin
+from envpool_x.params import ParamsMixin, get_params
 from envpool_x.render import FrameSource, render
 from envpool_x.spec import EnvSpec, observation_tuple
 
@@ -34,11 +34,6 @@ class DmEnvPool(ParamsMixin, dm_env.Environment):  # type: ignore[misc]
     """
 
     def __init__(self, spec: EnvSpec) -> None:
-        if spec.config.params_info:
-            raise ValueError(
-                "params_info=True is for the gymnasium API (info['params']); with dm_env "
-                "read env.get_params(timestep.observation.env_id)"
-            )
         if spec.config.autoreset_mode == "same_step":
             raise ValueError(
                 "make_dm supports autoreset_mode 'next_step' and 'disabled': a dm_env "
@@ -54,6 +49,16 @@ class DmEnvPool(ParamsMixin, dm_env.Environment):  # type: ignore[misc]
                 "contract the step after LAST starts a new sequence, which is what next_step does"
             )
         self._pool = create_pool(spec)
+        # params_info=True: observation.params, {name: values} of the returned
+        # rows, as gymnasium's info["params"] (info fields ride in the observation).
+        self._params_info: list[str] | None = None
+        if spec.config.params_info:
+            if not hasattr(self._pool, "get_params"):
+                self._pool.close()
+                raise NotImplementedError(
+                    "params_info=True needs per-env parameters, which only device='cpu' has"
+                )
+            self._params_info = list(spec.params)
         self.num_envs = spec.config.num_envs
         # Envs whose next step starts a new sequence: never reset, or (with
         # 'disabled') their last step was LAST. _any_to_start False means none.
@@ -64,6 +69,8 @@ class DmEnvPool(ParamsMixin, dm_env.Environment):  # type: ignore[misc]
         self.batch_size = spec.config.batch_size
         names = list(spec._desc and [o["name"] for o in spec._desc["obs"]])
         names += ["env_id", "elapsed_step"] + [i["name"] for i in spec._desc["info"]]
+        if self._params_info is not None:
+            names.append("params")
         self._obs_names = names
         self._obs_cls = observation_tuple(tuple(names))
         self._pending_seed: int | None = None
@@ -89,6 +96,8 @@ class DmEnvPool(ParamsMixin, dm_env.Environment):  # type: ignore[misc]
         obs, reward, terminated, truncated, info = result
         fields = dict(obs) if isinstance(obs, dict) else {"obs": obs}
         fields.update(info)
+        if self._params_info is not None:
+            fields["params"] = get_params(self._pool, self._params_info, info["env_id"])
         observation = self._obs_cls(*(fields[n] for n in self._obs_names))
         if hasattr(self._pool, "dm_parts"):  # the GPU path: tensors of its array_backend
             step_type, discount = self._pool.dm_parts(terminated, truncated, info["elapsed_step"])
@@ -235,8 +244,14 @@ class DmEnvPool(ParamsMixin, dm_env.Environment):  # type: ignore[misc]
     def xla(self) -> tuple[Any, Any, Any, Any]:
         """``(handle, recv, send, step)`` for ``jax.jit``; results are TimeSteps.
 
-        See :mod:`envpool_x.xla`. Raises ImportError without JAX.
+        See :mod:`envpool_x.xla`. Raises ImportError without JAX, and
+        ValueError for an env made with ``params_info=True``.
         """
+        if self._params_info is not None:
+            raise ValueError(
+                "env.xla() TimeSteps carry no observation.params: make the env without "
+                "params_info=True and read env.get_params() between jitted calls"
+            )
         from envpool_x.xla import make_xla
 
         return make_xla(self, "dm")

@@ -46,7 +46,7 @@ class DmSingleEnv(dm_env.Environment):  # type: ignore[misc]
 
     def _unbatch(self, step: dm_env.TimeStep) -> dm_env.TimeStep:
         step_type = dm_env.StepType(int(step.step_type[0]))
-        observation = type(step.observation)(*(np.asarray(f)[0] for f in step.observation))
+        observation = type(step.observation)(*(_first_row(f) for f in step.observation))
         if step_type is dm_env.StepType.FIRST:
             return dm_env.TimeStep(step_type, None, None, observation)
         reward = step.reward[0]  # float32: a scalar, or one per agent
@@ -72,6 +72,13 @@ class DmSingleEnv(dm_env.Environment):  # type: ignore[misc]
     def close(self) -> None:
         """Close the pool behind this view (idempotent)."""
         self._pool.close()
+
+
+def _first_row(field: Any) -> Any:
+    """Row 0 of an observation field (of each value of a dict: ``params``)."""
+    if isinstance(field, dict):
+        return {name: np.asarray(v)[0] for name, v in field.items()}
+    return np.asarray(field)[0]
 
 
 def view_ids(pool: GymnasiumEnvPool | DmEnvPool, index: Any) -> np.ndarray:

@@ -153,7 +153,9 @@ class GymnasiumEnvPool(ParamsMixin, gymnasium.vector.VectorEnv, gymnasium.Env): 
         """
         ids = reset_ids(self.num_envs, env_id, options)
         if options and "params" in options:  # for the envs this call resets
+            self._check_param_tables()
             set_params(self._pool, self.num_envs, ids, options["params"], False, True)
+            self._param_tables_made = True
         if seed is None and self._pending_seed is not None:
             seed, self._pending_seed = self._pending_seed, None
         if self._on_device and options and "reset_mask" in options:

@@ -28,6 +28,14 @@ The estimate of a pool of ``N`` envs (``estimate(spec)``) adds up:
 Each backend computes its own estimate (``Backend.estimate``); this module
 holds what they share, the check and the messages.
 
+The per-env parameter tables (docs/params.md) are not made with the pool but by
+its first ``set_params`` (or ``reset(options={"params": ...})``), for every env:
+``num_envs x`` the parameter count ``x`` a setting, a value and a staged
+setting (``ParamStore::BytesPerEnv`` in C++, ``param_table_bytes``). That call
+checks them (``check_param_tables``) against what is available then, and
+``describe`` lists them; counted at make they would over-estimate every pool
+never randomised (CartPole's tables are larger than its envs).
+
 Available memory (``available()``): the least of the cgroup's limit minus its
 usage (v2 ``memory.max``, v1 ``memory.limit_in_bytes``) and ``MemAvailable``,
 for the resident bytes; ``RLIMIT_AS`` minus the current ``VmSize`` for the
@@ -219,6 +227,38 @@ def check(spec: EnvSpec) -> Estimate | None:
     )
 
 
+def param_table_bytes(spec: EnvSpec, num_envs: int | None = None) -> int:
+    """Bytes of the per-env parameter tables that the first ``set_params`` makes
+    for a pool of ``spec`` (``num_envs`` envs instead of its own): ``num_envs x``
+    the parameter count ``x`` about 100 bytes; 0 for a task without parameters."""
+    n = int(spec.config.num_envs) if num_envs is None else num_envs
+    return n * int(spec.entry.pool_class.memory_sizes().get("params_per_env", 0))
+
+
+def check_param_tables(spec: EnvSpec) -> None:
+    """Raise MemoryError if the parameter tables a first ``set_params`` makes
+    would not fit what this process may still use (unless the check is off).
+
+    Raises:
+        MemoryError: how much the tables need, how much there is.
+    """
+    if skipped(spec):
+        return
+    need = param_table_bytes(spec)
+    avail = available(spec)
+    for kind in ("resident", "address_space"):
+        have = getattr(avail, kind)
+        if have is not None and need > have:
+            where = ", ".join(f"{k}: {fmt_bytes(v)}" for k, v in avail.sources.items())
+            raise MemoryError(
+                f"set_params on a pool of num_envs={spec.config.num_envs} {spec.id} envs makes "
+                f"its per-env parameter tables ({len(spec.params)} parameters), about "
+                f"{fmt_bytes(need)} of {_WHAT[kind]}, but this process has {fmt_bytes(have)} "
+                f"({where}); nothing was changed. Use fewer envs, or pass "
+                f"check_memory=False or set {SKIP_ENV_VAR}=1 if you know better"
+            )
+
+
 def describe(spec: EnvSpec) -> list[str]:
     """Lines for ``envpool-x info --num-envs N``: the estimate and what is available."""
     est = estimate(spec)
@@ -230,6 +270,11 @@ def describe(spec: EnvSpec) -> list[str]:
         + (f", {fmt_bytes(est.device)} GPU memory" if est.device else "")
     ]
     lines += [f"  {name}: {fmt_bytes(v)}" for name, v in est.parts.items()]
+    tables = param_table_bytes(spec)
+    if tables:
+        lines.append(
+            f"  per-env parameter tables (made by the first set_params): {fmt_bytes(tables)}"
+        )
     lines.append(
         "available: "
         + (", ".join(f"{k}: {fmt_bytes(v)}" for k, v in avail.sources.items()) or "unknown")
@@ -251,10 +296,12 @@ __all__ = [
     "Estimate",
     "available",
     "check",
+    "check_param_tables",
     "describe",
     "estimate",
     "fmt_bytes",
     "largest_fitting",
     "largest_num_envs",
+    "param_table_bytes",
     "usable_cpus",
 ]

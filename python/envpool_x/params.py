@@ -249,6 +249,7 @@ class ParamsMixin:
     _pool: Any
     num_envs: int
     spec: Any
+    _param_tables_made: bool = False  # by a first set_params (envpool_x.memory)
 
     @property
     def params(self) -> dict[str, ParamInfo]:
@@ -273,8 +274,19 @@ class ParamsMixin:
                 changes nothing). RuntimeError: ``immediate=True`` for an env
                 with work in flight or not reset yet.
             NotImplementedError: a backend without per-env parameters.
+            MemoryError: the first call, whose tables would not fit.
         """
+        self._check_param_tables()
         set_params(self._pool, self.num_envs, env_ids, values, immediate)
+        self._param_tables_made = True
+
+    def _check_param_tables(self) -> None:
+        """Before the first call that makes the parameter tables: MemoryError
+        (changing nothing) if they would not fit (envpool_x.memory)."""
+        if not self._param_tables_made and hasattr(self._pool, "set_params"):
+            from envpool_x import memory
+
+            memory.check_param_tables(self.spec)
 
     def get_params(self, env_ids: Any = None) -> dict[str, np.ndarray]:
         """``{name: float64 array}``: the values each env of ``env_ids`` (None:

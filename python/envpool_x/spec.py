@@ -343,6 +343,14 @@ class EnvSpec:
                 values.append(specs.BoundedArray(box.shape, box.dtype, low, high, o["name"]))
             else:
                 values.append(specs.Array(box.shape, box.dtype, o["name"]))
+        if self.config.params_info:  # make_dm(params_info=True): observation.params
+            names.append("params")
+            values.append(
+                {
+                    p.name: specs.BoundedArray((), np.float64, p.low, p.high, p.name)
+                    for p in self.params.values()
+                }
+            )
         return observation_tuple(tuple(names))(*values)
 
     def action_spec(self) -> Any:

@@ -16,6 +16,8 @@ import envpool_x
 FAMILY_TASKS = {
     "classic_control": ("CartPole-v1", {}),
     "classic_control_box": ("Pendulum-v1", {}),
+    # observation.params (a dict of float64 scalars) against its specs.
+    "params_info": ("Pendulum-v1", {"params_info": True}),
     "toy_text": ("Taxi-v3", {}),
     "toy_text_multi": ("Blackjack-v1", {}),
     "atari": ("Pong-v5", {"episodic_life": True}),

@@ -221,8 +221,48 @@ def test_params_info():
     plain = _cartpole()
     assert "params" not in plain.reset()[1]
     plain.close()
-    with pytest.raises(ValueError, match="gymnasium API"):
-        envpool_x.make_dm("CartPole-v1", params_info=True)
+
+
+def test_dm_env_params_info():
+    """make_dm(params_info=True): the values ride in observation.params, as
+    info fields (env_id) do, for the returned rows; the spec says so too."""
+    env = envpool_x.make_dm(
+        "CartPole-v1", num_envs=4, batch_size=2, num_threads=2, params_info=True
+    )
+    env.set_params(gravity=Uniform(5.0, 15.0), env_ids=[1, 3], tau=0.03)
+    env.async_reset()
+    seen = set()
+    for _ in range(2):
+        ts = env.recv()
+        ids = ts.observation.env_id
+        assert set(ts.observation.params) == set(env.spec.params)
+        for name, values in ts.observation.params.items():
+            assert values.dtype == np.float64 and values.shape == (2,)
+            np.testing.assert_array_equal(values, env.get_params(ids)[name])
+        seen.update(ids.tolist())
+    assert seen == {0, 1, 2, 3}
+    gravity = env.get_params()["gravity"]
+    assert gravity[0] == gravity[2] == DEFAULT_GRAVITY and 5.0 <= gravity[1] < 15.0
+    with pytest.raises(ValueError, match="observation.params"):
+        env.xla()
+    spec = env.observation_spec().params["gravity"]
+    assert (spec.dtype, spec.shape) == (np.float64, ())
+    assert spec.minimum <= DEFAULT_GRAVITY <= spec.maximum
+    env.close()
+    single = envpool_x.make_dm("CartPole-v1", num_envs=1, params_info=True, gravity=11.0)
+    one = single.single_env()
+    assert one.reset().observation.params["gravity"] == 11.0
+    assert one.step(0).observation.params["gravity"] == 11.0
+    single.close()
+    assert "params" not in envpool_x.make_dm("CartPole-v1").observation_spec()._fields
+    with pytest.raises(NotImplementedError, match="params_info"):
+        envpool_x.make_dm(
+            "CartPole-v1",
+            num_envs=2,
+            device="cpu-reference",
+            params_info=True,
+            array_backend="dlpack",
+        )
 
 
 def test_dm_env_set_and_get():

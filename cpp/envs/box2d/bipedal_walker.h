@@ -8,6 +8,7 @@
 
 #include "core/env.h"
 #include "core/errors.h"
+#include "core/params.h"
 #include "envs/box2d/bipedal_walker_render.h"
 #include "envs/box2d/bipedal_walker_sim.h"
 
@@ -20,9 +21,49 @@ class BipedalWalker {
   static constexpr int kRenderHeight = BipedalWalkerRenderer::kH;
   static constexpr int kRenderWidth = BipedalWalkerRenderer::kW;
 
-  static Config DefaultConfig() { return Config{{"hardcore", false}}; }
+  static Config DefaultConfig() {
+    return Config{{"hardcore", false},   {"gravity", -10.0},    {"motors_torque", 80.0},
+                  {"speed_hip", 4.0},    {"speed_knee", 6.0},   {"terrain_friction", 2.5},
+                  {"leg_friction", 0.2}, {"hull_density", 5.0}, {"leg_density", 1.0}};
+  }
 
-  static EnvSpec Spec(const Config& /*config*/) {
+  // gymnasium's constants in lower case (docs/params.md). The joint speeds
+  // also scale the observation (gymnasium divides by them), so they stay
+  // above 0. Frictions and densities belong to fixtures made at the reset.
+  static std::vector<ParamSpec> ParamSpecs() {
+    return {{"gravity", -100.0, 0.0},
+            {"motors_torque", 0.0, 1e4},
+            {"speed_hip", 1e-3, 1e3},
+            {"speed_knee", 1e-3, 1e3},
+            {"terrain_friction", 0.0, 100.0, false},
+            {"leg_friction", 0.0, 100.0, false},
+            {"hull_density", 1e-3, 1e3, false},
+            {"leg_density", 1e-3, 1e3, false}};
+  }
+  static void SetConstants(BipedalWalkerParams& p, const double* values) {
+    p.gravity = values[0];
+    p.motors_torque = values[1];
+    p.speed_hip = values[2];
+    p.speed_knee = values[3];
+    p.terrain_friction = values[4];
+    p.leg_friction = values[5];
+    p.hull_density = values[6];
+    p.leg_density = values[7];
+  }
+  void SetParams(const double* values) {
+    SetConstants(params_, values);
+    sim_->SetParams(params_);
+  }
+
+  static BipedalWalkerParams Params(const Config& config) {
+    BipedalWalkerParams p;
+    p.hardcore = config.Bool("hardcore");
+    SetConstants(p, ParamValuesOf(ParamSpecs(), config).data());
+    return p;
+  }
+
+  static EnvSpec Spec(const Config& config) {
+    Params(config);  // refuses bad constants when the pool is made
     const double pi = static_cast<float>(M_PI);
     EnvSpec spec;
     std::vector<double> low = {-pi,  -5.0, -5.0, -5.0, -pi, -5.0, -pi,
@@ -37,7 +78,8 @@ class BipedalWalker {
   }
 
   BipedalWalker(const Config& config, const EnvSpec& spec)
-      : sim_(std::make_unique<BipedalWalkerSim>(config.Bool("hardcore"))),
+      : params_(Params(config)),
+        sim_(std::make_unique<BipedalWalkerSim>(params_)),
         obs_(ObsField<float>(spec, "obs")) {}
 
   void Reset(Rng& rng, const StepOutput& out) {
@@ -68,6 +110,7 @@ class BipedalWalker {
   }
 
  private:
+  BipedalWalkerParams params_;
   // Box2D keeps a pointer to the sim (its contact listener): one address.
   std::unique_ptr<BipedalWalkerSim> sim_;
   OutputField<float> obs_;

@@ -24,10 +24,24 @@
 
 namespace envpool_x::box2d {
 
+// The constants a pool may change per env (docs/params.md): gymnasium's
+// module constants (MOTORS_TORQUE, SPEED_HIP, SPEED_KNEE, FRICTION), its
+// fixture definitions' values and its world's default gravity.
+struct BipedalWalkerParams {
+  bool hardcore = false;
+  double gravity = -10.0;
+  double motors_torque = 80.0;
+  double speed_hip = 4.0;
+  double speed_knee = 6.0;
+  double terrain_friction = 2.5;  // FRICTION: every ground body
+  double leg_friction = 0.2;      // LEG_FD and LOWER_FD
+  double hull_density = 5.0;      // HULL_FD
+  double leg_density = 1.0;       // LEG_FD and LOWER_FD
+};
+
 class BipedalWalkerSim : public b2ContactListener {
  public:
   static constexpr double kFps = 50.0, kScale = 30.0;
-  static constexpr double kMotorsTorque = 80.0, kSpeedHip = 4.0, kSpeedKnee = 6.0;
   static constexpr double kLidarRange = 160 / kScale;
   static constexpr double kInitialRandom = 5.0;
   static constexpr double kLegDown = -8 / kScale, kLegW = 8 / kScale, kLegH = 34 / kScale;
@@ -35,12 +49,19 @@ class BipedalWalkerSim : public b2ContactListener {
   static constexpr double kTerrainStep = 14 / kScale;
   static constexpr int kTerrainLength = 200, kTerrainGrass = 10, kTerrainStartpad = 20;
   static constexpr double kTerrainHeight = kViewportH / kScale / 4;
-  static constexpr double kFriction = 2.5;
   static constexpr int kObsSize = 24;
 
-  explicit BipedalWalkerSim(bool hardcore) : hardcore_(hardcore), world_(b2Vec2(0.0f, -10.0f)) {
+  explicit BipedalWalkerSim(const BipedalWalkerParams& p)
+      : p_(p), world_(b2Vec2(0.0f, static_cast<float>(p.gravity))) {
     EnsureBox2DReady();
     terrain_.reserve(kTerrainLength * 2);
+  }
+
+  // New constants (hardcore stays): gravity and the motors' act from the next
+  // step, the frictions and densities from the next Build.
+  void SetParams(const BipedalWalkerParams& p) {
+    p_ = p;
+    world_.SetGravity(b2Vec2(0.0f, static_cast<float>(p_.gravity)));
   }
 
   // gymnasium's reset() up to (not including) its closing zero-action step.
@@ -75,20 +96,20 @@ class BipedalWalkerSim : public b2ContactListener {
     for (int i = 0; i < 5; ++i) verts[i] = Vec(kHull[i][0] / kScale, kHull[i][1] / kScale);
     b2PolygonShape hull;
     hull.Set(verts, 5);
-    AddFixture(hull_, hull, 5.0, 0.1);
+    AddFixture(hull_, hull, p_.hull_density, 0.1);
     hull_->ApplyForceToCenter(Vec(draws.Uniform(-kInitialRandom, kInitialRandom), 0), true);
     for (int k = 0; k < 2; ++k) {
       const int i = k == 0 ? -1 : 1;
       b2Body* leg = Dynamic(init_x, init_y - kLegH / 2 - kLegDown, i * 0.05);
       b2PolygonShape upper;
       upper.SetAsBox(static_cast<float>(kLegW / 2), static_cast<float>(kLegH / 2));
-      AddFixture(leg, upper, 1.0, 0.2);
+      AddFixture(leg, upper, p_.leg_density, p_.leg_friction);
       joints_[2 * k] = Joint(hull_, leg, kLegDown, kLegH / 2, i, -0.8, 1.1);
       legs_[2 * k] = leg;
       b2Body* lower = Dynamic(init_x, init_y - kLegH * 3 / 2 - kLegDown, i * 0.05);
       b2PolygonShape lower_box;
       lower_box.SetAsBox(static_cast<float>(0.8 * kLegW / 2), static_cast<float>(kLegH / 2));
-      AddFixture(lower, lower_box, 1.0, 0.2);
+      AddFixture(lower, lower_box, p_.leg_density, p_.leg_friction);
       joints_[2 * k + 1] = Joint(leg, lower, -kLegH / 2, kLegH / 2, 1, -1.6, -0.1);
       legs_[2 * k + 1] = lower;
     }
@@ -96,12 +117,12 @@ class BipedalWalkerSim : public b2ContactListener {
 
   // One step with a float32 action of 4 motor commands.
   void Step(const float* action, float* obs, double* reward, bool* terminated) {
-    static constexpr double kSpeed[4] = {kSpeedHip, kSpeedKnee, kSpeedHip, kSpeedKnee};
+    const double speed[4] = {p_.speed_hip, p_.speed_knee, p_.speed_hip, p_.speed_knee};
     for (int j = 0; j < 4; ++j) {
       const float a = action[j];
       const float sign = a > 0.0f ? 1.0f : (a < 0.0f ? -1.0f : 0.0f);
-      joints_[j]->SetMotorSpeed(static_cast<float>(kSpeed[j]) * sign);
-      joints_[j]->SetMaxMotorTorque(static_cast<float>(kMotorsTorque) * Clip01(std::fabs(a)));
+      joints_[j]->SetMotorSpeed(static_cast<float>(speed[j]) * sign);
+      joints_[j]->SetMaxMotorTorque(static_cast<float>(p_.motors_torque) * Clip01(std::fabs(a)));
     }
     world_.Step(static_cast<float>(1.0 / kFps), 6 * 30, 2 * 30);
 
@@ -115,9 +136,9 @@ class BipedalWalkerSim : public b2ContactListener {
     for (int k = 0; k < 2; ++k) {
       double* o = s + 4 + 5 * k;
       o[0] = joints_[2 * k]->GetJointAngle();
-      o[1] = joints_[2 * k]->GetJointSpeed() / kSpeedHip;
+      o[1] = joints_[2 * k]->GetJointSpeed() / p_.speed_hip;
       o[2] = joints_[2 * k + 1]->GetJointAngle() + 1.0;
-      o[3] = joints_[2 * k + 1]->GetJointSpeed() / kSpeedKnee;
+      o[3] = joints_[2 * k + 1]->GetJointSpeed() / p_.speed_knee;
       o[4] = contact_[k] ? 1.0 : 0.0;
     }
     for (int i = 0; i < 10; ++i) {
@@ -141,7 +162,7 @@ class BipedalWalkerSim : public b2ContactListener {
     has_prev_shaping_ = true;
     // numpy 2: a Python float minus a float32 is a float32 (NEP 50).
     float r = static_cast<float>(r64);
-    const float torque_cost = static_cast<float>(0.00035 * kMotorsTorque);
+    const float torque_cost = static_cast<float>(0.00035 * p_.motors_torque);
     for (int j = 0; j < 4; ++j) r -= torque_cost * Clip01(std::fabs(action[j]));
     *reward = r;
     *terminated = false;
@@ -274,7 +295,7 @@ class BipedalWalkerSim : public b2ContactListener {
     rjd.localAnchorB = Vec(0, anchor_b_y);
     rjd.enableMotor = true;
     rjd.enableLimit = true;
-    rjd.maxMotorTorque = static_cast<float>(kMotorsTorque);
+    rjd.maxMotorTorque = static_cast<float>(p_.motors_torque);
     rjd.motorSpeed = static_cast<float>(speed);
     rjd.lowerAngle = static_cast<float>(lower);
     rjd.upperAngle = static_cast<float>(upper);
@@ -286,7 +307,7 @@ class BipedalWalkerSim : public b2ContactListener {
     b2Body* body = world_.CreateBody(&def);
     b2FixtureDef fd;
     fd.shape = &shape;
-    fd.friction = static_cast<float>(kFriction);
+    fd.friction = static_cast<float>(p_.terrain_friction);
     body->CreateFixture(&fd);
     terrain_.push_back(body);
   }
@@ -301,7 +322,7 @@ class BipedalWalkerSim : public b2ContactListener {
 
   void GenerateTerrain(Draws& draws);
 
-  bool hardcore_;
+  BipedalWalkerParams p_;
   b2World world_;
   std::vector<b2Body*> terrain_;
   b2Body* hull_ = nullptr;

@@ -70,7 +70,7 @@ inline void BipedalWalkerSim::GenerateTerrain(Draws& draws) {
     counter -= 1;
     if (counter == 0) {
       counter = draws.Integers(kTerrainGrass / 2, kTerrainGrass);
-      if (state == kGrass && hardcore_) {
+      if (state == kGrass && p_.hardcore) {
         state = draws.Integers(1, kStates);  // numpy: integers(1, _STATES_), 1..3
       } else {
         state = kGrass;
@@ -81,7 +81,7 @@ inline void BipedalWalkerSim::GenerateTerrain(Draws& draws) {
   for (int i = 0; i < kTerrainLength - 1; ++i) {
     b2EdgeShape edge;
     edge.Set(Vec(terrain_x_[i], terrain_y_[i]), Vec(terrain_x_[i + 1], terrain_y_[i + 1]));
-    Static(edge);  // category 1 (the ground), friction 2.5
+    Static(edge);  // category 1 (the ground), friction terrain_friction
   }
 }
 

@@ -24,6 +24,18 @@ inline constexpr double kWheelR = 27, kWheelW = 14;
 inline constexpr int kWheelPos[4][2] = {{-55, 80}, {55, 80}, {-55, -82}, {55, -82}};
 }  // namespace car
 
+// The car's constants a pool may change per env (docs/params.md); the
+// defaults are car_dynamics.py's (BRAKE_FORCE is a local of its step, 0.6 the
+// grass's share of FRICTION_LIMIT, road_friction each road tile's).
+struct CarConstants {
+  double engine_power = car::kEnginePower;
+  double wheel_moment_of_inertia = car::kWheelMomentOfInertia;
+  double friction_limit = car::kFrictionLimit;
+  double brake_force = 15.0;  // radians per second
+  double grass_friction = 0.6;
+  double road_friction = 1.0;
+};
+
 struct Wheel {
   b2Body* body = nullptr;
   b2RevoluteJoint* joint = nullptr;
@@ -35,6 +47,7 @@ class Car {
  public:
   b2Body* hull = nullptr;
   std::array<Wheel, 4> wheels;
+  CarConstants constants;
 
   // Car.__init__: the hull, then each wheel and its joint.
   void Build(b2World* world, double angle, double x, double y) {
@@ -134,8 +147,11 @@ class Car {
       const double val = std::fabs(w.steer - angle);
       w.joint->SetMotorSpeed(static_cast<float>(dir * std::fmin(50.0 * val, 3.0)));
 
-      double friction_limit = kFrictionLimit * 0.6;  // grass
-      if (w.tiles > 0) friction_limit = std::fmax(friction_limit, kFrictionLimit * 1.0);
+      const CarConstants& c = constants;
+      double friction_limit = c.friction_limit * c.grass_friction;
+      if (w.tiles > 0) {
+        friction_limit = std::fmax(friction_limit, c.friction_limit * c.road_friction);
+      }
 
       const b2Vec2 forw = w.body->GetWorldVector(b2Vec2(0.0f, 1.0f));
       const b2Vec2 side = w.body->GetWorldVector(b2Vec2(1.0f, 0.0f));
@@ -143,13 +159,13 @@ class Car {
       const double vf = static_cast<double>(forw.x) * v.x + static_cast<double>(forw.y) * v.y;
       const double vs = static_cast<double>(side.x) * v.x + static_cast<double>(side.y) * v.y;
 
-      w.omega += dt * kEnginePower * w.gas / kWheelMomentOfInertia / (std::fabs(w.omega) + 5.0);
+      w.omega +=
+          dt * c.engine_power * w.gas / c.wheel_moment_of_inertia / (std::fabs(w.omega) + 5.0);
       if (w.brake >= 0.9) {
         w.omega = 0;
       } else if (w.brake > 0) {
-        const double brake_force = 15;  // radians per second
         const double bdir = -Sign(w.omega);
-        double bval = brake_force * w.brake;
+        double bval = c.brake_force * w.brake;
         if (std::fabs(bval) > std::fabs(w.omega)) bval = std::fabs(w.omega);
         w.omega += bdir * bval;
       }
@@ -169,7 +185,7 @@ class Car {
         f_force *= force;
         p_force *= force;
       }
-      w.omega -= dt * f_force * wheel_rad / kWheelMomentOfInertia;
+      w.omega -= dt * f_force * wheel_rad / c.wheel_moment_of_inertia;
       w.body->ApplyForceToCenter(b2Vec2(static_cast<float>(p_force * side.x + f_force * forw.x),
                                         static_cast<float>(p_force * side.y + f_force * forw.y)),
                                  true);

@@ -11,6 +11,7 @@
 
 #include "core/env.h"
 #include "core/errors.h"
+#include "core/params.h"
 #include "envs/box2d/car_racing_render.h"
 #include "envs/box2d/car_racing_sim.h"
 
@@ -24,8 +25,37 @@ class CarRacing {
   static constexpr int kRenderWidth = CarRacingRenderer::kObs;
 
   static Config DefaultConfig() {
-    return Config{
-        {"continuous", true}, {"lap_complete_percent", 0.95}, {"domain_randomize", false}};
+    const CarConstants c;
+    return Config{{"continuous", true},
+                  {"lap_complete_percent", 0.95},
+                  {"domain_randomize", false},
+                  {"engine_power", c.engine_power},
+                  {"wheel_moment_of_inertia", c.wheel_moment_of_inertia},
+                  {"friction_limit", c.friction_limit},
+                  {"brake_force", c.brake_force},
+                  {"grass_friction", c.grass_friction},
+                  {"road_friction", c.road_friction}};
+  }
+
+  // car_dynamics.py's constants in lower case (docs/params.md); the two
+  // frictions are shares of friction_limit. The wheels' moment of inertia
+  // divides, so it stays above 0. The car reads them all at each step.
+  static std::vector<ParamSpec> ParamSpecs() {
+    return {{"engine_power", 0.0, 1e7},    {"wheel_moment_of_inertia", 1e-3, 1e3},
+            {"friction_limit", 0.0, 1e5},  {"brake_force", 0.0, 1e3},
+            {"grass_friction", 0.0, 10.0}, {"road_friction", 0.0, 10.0}};
+  }
+  static void SetConstants(CarConstants& c, const double* values) {
+    c.engine_power = values[0];
+    c.wheel_moment_of_inertia = values[1];
+    c.friction_limit = values[2];
+    c.brake_force = values[3];
+    c.grass_friction = values[4];
+    c.road_friction = values[5];
+  }
+  void SetParams(const double* values) {
+    SetConstants(params_.car, values);
+    sim_->SetParams(params_.car);
   }
 
   static CarRacingParams Params(const Config& config) {
@@ -33,6 +63,7 @@ class CarRacing {
     p.continuous = config.Bool("continuous");
     p.lap_complete_percent = config.Double("lap_complete_percent");
     p.domain_randomize = config.Bool("domain_randomize");
+    SetConstants(p.car, ParamValuesOf(ParamSpecs(), config).data());
     if (!std::isfinite(p.lap_complete_percent)) {
       throw ValueError("CarRacing: lap_complete_percent must be finite");
     }

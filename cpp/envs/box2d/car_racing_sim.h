@@ -27,6 +27,7 @@ struct CarRacingParams {
   bool continuous = true;
   double lap_complete_percent = 0.95;
   bool domain_randomize = false;
+  CarConstants car;  // the per-env parameters
 };
 
 class CarRacingSim : public b2ContactListener {
@@ -37,6 +38,13 @@ class CarRacingSim : public b2ContactListener {
       : p_(p), world_(std::make_unique<b2World>(b2Vec2(0.0f, 0.0f))) {
     EnsureBox2DReady();
     world_->SetContactListener(this);
+    car_.constants = p_.car;
+  }
+
+  // New car constants (the rest stays); the next step uses them.
+  void SetParams(const CarConstants& c) {
+    p_.car = c;
+    car_.constants = c;
   }
 
   // reset() up to (not including) its step(None).

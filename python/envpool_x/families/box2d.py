@@ -38,6 +38,8 @@ def _particles_follow_render_mode(
         )
 
 
+_PARAM = "a per-env parameter (docs/params.md)"
+
 #: The declared options of each pool. gymnasium asserts -12 < gravity < 0 and
 #: only warns outside wind_power 0..20 and turbulence_power 0..2: those are
 #: accepted, but not a negative power (a magnitude), and not NaN or an
@@ -66,7 +68,19 @@ BOX2D_OPTIONS: dict[str, OptionTable] = {
             _particles_follow_render_mode,
         ),
     ),
-    "BipedalWalker": OptionTable({"hardcore": BOOL}),
+    "BipedalWalker": OptionTable(
+        {
+            "hardcore": BOOL,
+            "gravity": Float(-100, 0, note=_PARAM),
+            "motors_torque": Float(0, 1e4, note=_PARAM),
+            "speed_hip": Float(1e-3, 1e3, note=_PARAM + "; also scales the observation"),
+            "speed_knee": Float(1e-3, 1e3, note=_PARAM + "; also scales the observation"),
+            "terrain_friction": Float(0, 100, note=_PARAM),
+            "leg_friction": Float(0, 100, note=_PARAM),
+            "hull_density": Float(1e-3, 1e3, note=_PARAM),
+            "leg_density": Float(1e-3, 1e3, note=_PARAM),
+        }
+    ),
     "CarRacing": OptionTable(
         {
             "continuous": BOOL,
@@ -74,6 +88,12 @@ BOX2D_OPTIONS: dict[str, OptionTable] = {
             "lap_complete_percent": Float(
                 0, 1, exclusive=(True, False), note="of the tiles, visited to end a lap"
             ),
+            "engine_power": Float(0, 1e7, note=_PARAM),
+            "wheel_moment_of_inertia": Float(1e-3, 1e3, note=_PARAM),
+            "friction_limit": Float(0, 1e5, note=_PARAM),
+            "brake_force": Float(0, 1e3, note=_PARAM),
+            "grass_friction": Float(0, 10, note=_PARAM + "; a share of friction_limit"),
+            "road_friction": Float(0, 10, note=_PARAM + "; a share of friction_limit"),
         }
     ),
 }
