@@ -12,10 +12,11 @@
 namespace envpool_x {
 namespace craftax {
 
-// v / 10 rounded to float16 (11 significant bits, ties to even), as Craftax
-// divides its float16 counts.
+// v / 10 in float16 as XLA's CPU compiler evaluates Craftax's
+// float16(v) / 10.0: v times float16(0.1), rounded to float16 (11 significant
+// bits, ties to even).
 ENVPOOL_X_HD inline float HalfTenth(int32_t v) {
-  const float q = static_cast<float>(v) / 10.0f;
+  const float q = static_cast<float>(v) * 0.0999755859375f;  // exact: float16(0.1) = 1638 / 2^14
   if (q == 0.0f) return 0.0f;
   int exponent;
   std::frexp(q, &exponent);
