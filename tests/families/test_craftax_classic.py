@@ -9,6 +9,9 @@ the reward and the end of the episode must agree exactly, to the episode's end.
 
 from __future__ import annotations
 
+import functools
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -19,7 +22,11 @@ if not hasattr(_core, "CraftaxClassicSim"):
 
 import craftax_oracle as oracle  # noqa: E402
 
-STEP = oracle.make_step()
+
+@functools.cache
+def oracle_step() -> Any:
+    """Craftax's step with our draws (traced and compiled once, on first use)."""
+    return oracle.make_step()
 
 
 def _draws(rng: np.random.Generator) -> np.ndarray:
@@ -28,19 +35,28 @@ def _draws(rng: np.random.Generator) -> np.ndarray:
     return (bits / 2**24).astype(np.float32)
 
 
-def run_episode(seed: int, max_steps: int, action_weights: np.ndarray | None = None) -> int:
-    """Step both games from Craftax's world ``seed``; return the steps taken."""
+def run_episode(
+    seed: int,
+    max_steps: int,
+    action_weights: np.ndarray | None = None,
+    start: Any = None,
+    script: tuple[int, ...] = (),
+) -> tuple[int, np.ndarray]:
+    """Step both games from Craftax's world ``seed`` (or the state ``start``);
+    the first actions are ``script``'s. Return the steps taken and the
+    achievements unlocked."""
     rng = np.random.default_rng(seed)
-    state = oracle.new_world(seed)
+    state = oracle.new_world(seed) if start is None else start
     sim = _core.CraftaxClassicSim()
     sim.set_state(oracle.pack_state(state))
     np.testing.assert_array_equal(sim.obs(), oracle.observe(state))
     for t in range(max_steps):
         action = int(rng.choice(17, p=action_weights))
+        action = script[t] if t < len(script) else action
         draws = _draws(rng)
         oracle.DRAWS.clear()
         oracle.DRAWS.extend(draws.tolist())
-        state, reward, done, obs = STEP(state, np.int32(action))
+        state, reward, done, obs = oracle_step()(state, np.int32(action))
         assert not oracle.DRAWS, f"step {t}: Craftax took fewer draws than ours"
         our_reward, our_done, used = sim.step(action, draws.tolist())
         assert used == len(draws), f"step {t}: we took {used} draws"
@@ -52,8 +68,8 @@ def run_episode(seed: int, max_steps: int, action_weights: np.ndarray | None = N
         assert np.float32(our_reward) == np.float32(reward), f"step {t}"
         assert our_done == bool(done), f"step {t}"
         if done:
-            return t + 1
-    return max_steps
+            break
+    return t + 1, np.asarray(state.achievements)
 
 
 def test_state_size_matches_craftax_state() -> None:
@@ -65,12 +81,22 @@ def test_random_actions_match_craftax(seed: int) -> None:
     run_episode(seed, max_steps=300)
 
 
-def test_crafting_heavy_actions_match_craftax() -> None:
-    # DO, placing and crafting more often than uniform actions would.
+#: Left, a table to the left, down, a furnace below, every tool, right, a
+#: stone to the right, up, a sapling above.
+CRAFTING_SCRIPT = (1, 8, 4, 9, 11, 12, 13, 14, 15, 16, 2, 7, 3, 10)
+
+
+def test_crafting_and_placing_match_craftax() -> None:
+    # A player with materials (Craftax's world 5, inventory given) who builds a
+    # table and a furnace, crafts every tool, then mostly does, places and crafts.
+    start = oracle.with_inventory(oracle.new_world(5), 9)
     weights = np.ones(17)
-    weights[5] = 12.0
-    weights[7:17] = 2.0
-    run_episode(7, max_steps=400, action_weights=weights / weights.sum())
+    weights[5] = 4.0
+    weights[7:17] = 3.0
+    _, unlocked = run_episode(5, 300, weights / weights.sum(), start, CRAFTING_SCRIPT)
+    # The crafting and placing achievements were reached (the check has teeth).
+    for index in (1, 5, 6, 7, 10, 13, 14, 16, 20, 21):
+        assert unlocked[index], index
 
 
 @pytest.mark.slow

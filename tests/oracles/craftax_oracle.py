@@ -128,3 +128,11 @@ def pack_state(state: Any) -> list[float]:
     out += [s.growing_plants_age, s.growing_plants_mask]
     out += [np.array([s.light_level]), s.achievements, np.array([s.timestep])]
     return [float(v) for part in out for v in np.asarray(part, dtype=np.float64).ravel()]
+
+
+def with_inventory(state: Any, amount: int) -> Any:
+    """``state`` with ``amount`` of every material and sapling (no tools)."""
+    inv = state.inventory.replace(
+        wood=amount, stone=amount, coal=amount, iron=amount, diamond=0, sapling=amount
+    )
+    return state.replace(inventory=inv)
