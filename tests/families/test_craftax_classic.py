@@ -99,6 +99,13 @@ def test_crafting_and_placing_match_craftax() -> None:
         assert unlocked[index], index
 
 
+def test_night_and_time_limit_match_craftax() -> None:
+    # Late in an episode and at night: more zombies, the time limit ends it.
+    start = oracle.at_timestep(oracle.new_world(9), oracle.PARAMS.max_timesteps - 120)
+    steps, _ = run_episode(9, 200, start=start)
+    assert steps == 120  # ended by the time limit, not by death
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("seed", range(2, 22))
 def test_whole_episodes_match_craftax(seed: int) -> None:

@@ -136,3 +136,9 @@ def with_inventory(state: Any, amount: int) -> Any:
         wood=amount, stone=amount, coal=amount, iron=amount, diamond=0, sapling=amount
     )
     return state.replace(inventory=inv)
+
+
+def at_timestep(state: Any, timestep: int) -> Any:
+    """``state`` moved to ``timestep``, with that time's daylight."""
+    light = game_logic.calculate_light_level(jnp.int32(timestep), PARAMS)
+    return state.replace(timestep=jnp.int32(timestep), light_level=light)

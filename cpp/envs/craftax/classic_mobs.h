@@ -3,6 +3,7 @@
 // in Craftax 1.6.1's order and with its draws (classic_draws.h).
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 
 #include "envs/craftax/classic_draws.h"
@@ -174,13 +175,23 @@ ENVPOOL_X_HD inline bool SpawnCell(const ClassicState& s, int x, int y, int kind
   return block_ok && d > min_distance && d < p.mob_despawn_distance && !s.mob_map[x][y];
 }
 
+// The rows (or columns) within the despawn distance of the player: no cell
+// outside them may spawn a mob, so the scans below skip them.
+ENVPOOL_X_HD inline void NearRange(int32_t centre, int32_t distance, int* lo, int* hi) {
+  *lo = Max(centre - distance + 1, 0);
+  *hi = Min(centre + distance, kMapSize);
+}
+
 // Draws a spawn cell (uniform over the allowed ones, by Craftax's weighted
-// choice over the flattened map); -1 when there is none.
+// choice over the flattened map, in its row-major order); -1 when there is none.
 ENVPOOL_X_HD inline int DrawSpawnCell(const ClassicState& s, int kind, float u,
                                       const ClassicParams& p) {
+  int x0, x1, y0, y1;
+  NearRange(s.player_x, p.mob_despawn_distance, &x0, &x1);
+  NearRange(s.player_y, p.mob_despawn_distance, &y0, &y1);
   int count = 0;
-  for (int x = 0; x < kMapSize; ++x) {
-    for (int y = 0; y < kMapSize; ++y) count += SpawnCell(s, x, y, kind, p);
+  for (int x = x0; x < x1; ++x) {
+    for (int y = y0; y < y1; ++y) count += SpawnCell(s, x, y, kind, p);
   }
   if (count == 0) return -1;
   const float w = 1.0f / static_cast<float>(count);
@@ -188,13 +199,11 @@ ENVPOOL_X_HD inline int DrawSpawnCell(const ClassicState& s, int kind, float u,
   for (int c = 0; c < count; ++c) total += w;
   const double target = static_cast<double>(u) * total;
   double running = 0.0;
-  int last = -1;
-  for (int x = 0; x < kMapSize; ++x) {
-    for (int y = 0; y < kMapSize; ++y) {
+  for (int x = x0; x < x1; ++x) {
+    for (int y = y0; y < y1; ++y) {
       if (!SpawnCell(s, x, y, kind, p)) continue;
       running += w;
-      last = x * kMapSize + y;
-      if (running > target) return last;
+      if (running > target) return x * kMapSize + y;
     }
   }
   return kMapSize * kMapSize - 1;  // rounding left the target unreached
@@ -236,7 +245,9 @@ ENVPOOL_X_HD inline void SpawnMobs(ClassicState& s, Draws& draws, const ClassicP
   }
   {
     const float dark = 1.0f - s.light_level;
-    const float chance = p.spawn_zombie_base_chance + p.spawn_zombie_night_chance * (dark * dark);
+    // base + night * dark^2 as one fused multiply-add (XLA's CPU compiler).
+    const float chance =
+        std::fma(p.spawn_zombie_night_chance, dark * dark, p.spawn_zombie_base_chance);
     const bool roll = draws.Next() < chance;
     const int cell = DrawSpawnCell(s, 1, draws.Next(), p);
     const bool spawn = LiveCount(s.zombies) < kMaxZombies && roll && cell >= 0;

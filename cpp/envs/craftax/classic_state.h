@@ -174,6 +174,9 @@ struct ClassicState {
   int32_t timestep;
 };
 
+ENVPOOL_X_HD inline int32_t Min(int32_t a, int32_t b) { return a < b ? a : b; }
+ENVPOOL_X_HD inline int32_t Max(int32_t a, int32_t b) { return a > b ? a : b; }
+
 // The move of actions 1-4 (Craftax's DIRECTIONS; every other action: none).
 ENVPOOL_X_HD inline int32_t ActionDx(int32_t action) {
   return action == kUp ? -1 : (action == kDown ? 1 : 0);
