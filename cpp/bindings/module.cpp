@@ -23,6 +23,7 @@ void BindMujoco(py::module_& m);   // cpp/bindings/mujoco.cpp, with ENVPOOL_X_MU
 void BindDmc(py::module_& m);      // cpp/bindings/dmc.cpp, with ENVPOOL_X_DMC
 void BindBox2d(py::module_& m);    // cpp/bindings/box2d.cpp, with ENVPOOL_X_BOX2D
 void BindProcgen(py::module_& m);  // cpp/bindings/procgen.cpp, with ENVPOOL_X_PROCGEN
+void BindCraftax(py::module_& m);  // cpp/bindings/craftax.cpp, with ENVPOOL_X_CRAFTAX
 void BindXla(py::module_& m);      // cpp/bindings/xla.cpp, when XLA's FFI headers were found
 // cpp/bindings/cuda_pool.cpp: the GPU path (and its host loop, device="cpu-reference").
 void BindCudaPool(py::module_& m);
@@ -61,6 +62,9 @@ PYBIND11_MODULE(_core, m) {
 #endif
 #ifdef ENVPOOL_X_WITH_PROCGEN
   envpool_x::BindProcgen(m);
+#endif
+#ifdef ENVPOOL_X_WITH_CRAFTAX
+  envpool_x::BindCraftax(m);
 #endif
 #ifdef ENVPOOL_X_WITH_XLA
   envpool_x::BindXla(m);

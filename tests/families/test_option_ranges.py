@@ -19,7 +19,7 @@ from envpool_x import _core
 from envpool_x.options import Option
 from envpool_x.registration import envs_by_family, family, lookup
 
-FAMILIES = ("multi_agent", "combinatorial", "minigrid", "babyai")
+FAMILIES = ("multi_agent", "combinatorial", "minigrid", "babyai", "craftax")
 
 
 TASKS = one_task_per_pool(FAMILIES)

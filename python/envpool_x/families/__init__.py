@@ -11,6 +11,7 @@ from envpool_x.families import babyai  # noqa: I001
 from envpool_x.families import multi_agent  # noqa: I001
 from envpool_x.families import box2d  # noqa: I001
 from envpool_x.families import procgen  # noqa: I001
+from envpool_x.families import craftax  # noqa: I001
 
 __all__ = [
     "atari",
@@ -18,6 +19,7 @@ __all__ = [
     "box2d",
     "classic_control",
     "combinatorial",
+    "craftax",
     "dmc",
     "minigrid",
     "mujoco",

@@ -1,0 +1,53 @@
+// Craftax pools, and CraftaxClassicSim: one Craftax-Classic game stepped with
+// draws the caller gives (the parity tests' hook into the step's randomness).
+#include <pybind11/numpy.h>
+#include <pybind11/stl.h>
+
+#include "bindings/conversions.h"
+#include "bindings/pool_binding.h"
+#include "envs/craftax/craftax_classic.h"
+
+namespace envpool_x {
+namespace {
+
+class CraftaxClassicSim {
+ public:
+  explicit CraftaxClassicSim(const py::dict& options)
+      : p_(CraftaxClassic::Params(ConfigFromDict(CraftaxClassic::DefaultConfig(), options))) {}
+  void SetState(const std::vector<double>& values) { craftax::UnpackState(values, s_); }
+  std::vector<double> GetState() const { return craftax::PackState(s_); }
+  py::array_t<float> Obs() const {
+    py::array_t<float> obs(craftax::kObsSize);
+    craftax::WriteSymbolicObs(s_, obs.mutable_data());
+    return obs;
+  }
+  // Returns (reward, done, draws used).
+  py::tuple Step(int action, const std::vector<float>& draws) {
+    if (action < 0 || action >= craftax::kNumActions) {
+      throw ValueError("Craftax action must be in [0, 17), got " + std::to_string(action));
+    }
+    craftax::GivenDraws given{draws.data(), static_cast<int>(draws.size())};
+    const float reward = craftax::ClassicStep(s_, action, given, p_);
+    return py::make_tuple(reward, craftax::IsGameOver(s_, p_), given.used);
+  }
+
+ private:
+  craftax::ClassicParams p_;
+  craftax::ClassicState s_{};
+};
+
+}  // namespace
+
+void BindCraftax(py::module_& m) {
+  BindEnv<CraftaxClassic>(m);
+  py::class_<CraftaxClassicSim>(m, "CraftaxClassicSim")
+      .def(py::init<const py::dict&>(), py::arg("options") = py::dict())
+      .def("set_state", &CraftaxClassicSim::SetState)
+      .def("get_state", &CraftaxClassicSim::GetState)
+      .def("obs", &CraftaxClassicSim::Obs)
+      .def("step", &CraftaxClassicSim::Step, py::arg("action"), py::arg("draws"));
+  m.attr("craftax_draws_per_step") = craftax::kDrawsPerStep;
+  m.attr("craftax_state_size") = craftax::StateSize();
+}
+
+}  // namespace envpool_x

@@ -1,0 +1,55 @@
+"""Craftax-Classic-Symbolic-v1 in the CPU pool: what it returns agrees with the
+game state it holds, and runs repeat whatever the threads."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import envpool_x
+
+_core = pytest.importorskip("envpool_x._core")
+if not hasattr(_core, "CraftaxClassic"):
+    pytest.skip("built without ENVPOOL_X_CRAFTAX", allow_module_level=True)
+
+TASK = "Craftax-Classic-Symbolic-v1"
+
+
+def run(num_threads: int, steps: int = 120) -> tuple[list[np.ndarray], object]:
+    env = envpool_x.make_gymnasium(TASK, num_envs=6, seed=4, num_threads=num_threads)
+    obs, _ = env.reset()
+    actions = np.random.default_rng(0).integers(0, 17, size=(steps, 6))
+    seen = [obs]
+    for a in actions:
+        obs, reward, terminated, truncated, info = env.step(a)
+        seen += [obs, reward, terminated, info["achievements"]]
+    return seen, env
+
+
+def test_observation_is_the_held_state_s() -> None:
+    seen, env = run(num_threads=2)
+    sim = _core.CraftaxClassicSim()
+    for i in range(6):
+        sim.set_state(env._pool.get_state(i))
+        np.testing.assert_array_equal(sim.obs(), seen[-4][i])
+        state = np.asarray(env._pool.get_state(i))
+        achievements = state[-23:-1].astype(np.int8)  # before the timestep
+        np.testing.assert_array_equal(achievements, seen[-1][i])
+    env.close()
+
+
+def test_same_seed_same_run_whatever_the_threads() -> None:
+    a, env_a = run(num_threads=1)
+    b, env_b = run(num_threads=3)
+    env_a.close()
+    env_b.close()
+    for x, y in zip(a, b, strict=True):
+        np.testing.assert_array_equal(x, y)
+
+
+def test_bad_action_is_refused() -> None:
+    env = envpool_x.make_gymnasium(TASK, num_envs=1)
+    env.reset()
+    with pytest.raises(ValueError):
+        env.step(np.array([17]))
+    env.close()
