@@ -49,6 +49,7 @@ def run_episode(
     each step's comparison. Return the steps taken and the achievements
     unlocked."""
     rng = np.random.default_rng(seed)
+    keys = np.random.default_rng([seed, 1])  # the state_rng keys: a stream of their own
     state = oracle.new_world(seed) if start is None else start
     sim = _core.CraftaxClassicSim()
     sim.set_state(oracle.pack_state(state))
@@ -59,7 +60,7 @@ def run_episode(
         draws = _draws(rng)
         oracle.DRAWS.clear()
         oracle.DRAWS.extend(draws.tolist())
-        key = rng.integers(0, 2**32, size=2, dtype=np.uint32)  # a raw JAX key
+        key = keys.integers(0, 2**32, size=2, dtype=np.uint32)  # a raw JAX key
         state, reward, done, obs = oracle_step()(state, np.int32(action), key)
         assert not oracle.DRAWS, f"step {t}: Craftax took fewer draws than ours"
         our_reward, our_done, used = sim.step(action, draws.tolist())
