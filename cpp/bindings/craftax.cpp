@@ -1,5 +1,6 @@
 // Craftax pools, and CraftaxClassicSim: one Craftax-Classic game stepped with
-// draws the caller gives (the parity tests' hook into the step's randomness).
+// draws the caller gives (the parity tests' hook into the step's randomness),
+// and its pixel view at any loaded block size.
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
@@ -16,6 +17,17 @@ class CraftaxClassicSim {
       : p_(CraftaxClassic::Params(ConfigFromDict(CraftaxClassic::DefaultConfig(), options))) {}
   void SetState(const std::vector<double>& values) { craftax::UnpackState(values, s_); }
   std::vector<double> GetState() const { return craftax::PackState(s_); }
+  void SetStateRng(uint32_t k0, uint32_t k1) {
+    s_.state_rng[0] = k0;
+    s_.state_rng[1] = k1;
+  }
+  // Craftax's render_craftax_pixels at `block` pixels a cell (0..255 floats).
+  py::array_t<float> Pixels(int block) const {
+    const auto textures = craftax::FindPixelTextures(block);
+    py::array_t<float> out({textures->Rows(), textures->Cols(), 3});
+    craftax::DrawPixels(s_, *textures, out.mutable_data());
+    return out;
+  }
   py::array_t<float> Obs() const {
     py::array_t<float> obs(craftax::kObsSize);
     craftax::WriteSymbolicObs(s_, obs.mutable_data());
@@ -40,11 +52,29 @@ class CraftaxClassicSim {
 
 void BindCraftax(py::module_& m) {
   BindEnv<CraftaxClassic>(m);
+  BindEnv<CraftaxClassicPixels>(m);
+  m.def(
+      "craftax_set_textures",
+      [](int block, std::vector<std::vector<float>> parts) {
+        craftax::SetPixelTextures(block, std::move(parts));
+      },
+      py::arg("block"), py::arg("parts"),
+      "Load Craftax-Classic's textures at `block` pixels a cell (craftax_textures.py's arrays).");
+  m.def("craftax_has_textures", [](int block) {
+    try {
+      craftax::FindPixelTextures(block);
+      return true;
+    } catch (const std::runtime_error&) {
+      return false;
+    }
+  });
   py::class_<CraftaxClassicSim>(m, "CraftaxClassicSim")
       .def(py::init<const py::dict&>(), py::arg("options") = py::dict())
       .def("set_state", &CraftaxClassicSim::SetState)
       .def("get_state", &CraftaxClassicSim::GetState)
       .def("obs", &CraftaxClassicSim::Obs)
+      .def("pixels", &CraftaxClassicSim::Pixels, py::arg("block"))
+      .def("set_state_rng", &CraftaxClassicSim::SetStateRng)
       .def("step", &CraftaxClassicSim::Step, py::arg("action"), py::arg("draws"));
   m.attr("craftax_draws_per_step") = craftax::kDrawsPerStep;
   m.attr("craftax_state_size") = craftax::StateSize();

@@ -77,9 +77,21 @@ template <typename Env>
 struct RendersItselfOf<Env, std::void_t<decltype(std::declval<Env&>().Render(nullptr)),
                                         decltype(Env::kRenderHeight), decltype(Env::kRenderWidth)>>
     : std::true_type {};
+// An env whose frame size is set by its config has instead
+//   std::array<int, 2> RenderSize() const;   // {height, width}, the same for every env of a pool
+template <typename Env, typename = void>
+struct RendersAtConfigSizeOf : std::false_type {};
+template <typename Env>
+struct RendersAtConfigSizeOf<Env, std::void_t<decltype(std::declval<Env&>().Render(nullptr)),
+                                              decltype(std::declval<const Env&>().RenderSize())>>
+    : std::true_type {};
+template <typename Env>
+constexpr bool RendersAtConfigSize() {
+  return RendersAtConfigSizeOf<Env>::value;
+}
 template <typename Env>
 constexpr bool RendersItself() {
-  return RendersItselfOf<Env>::value;
+  return RendersItselfOf<Env>::value || RendersAtConfigSize<Env>();
 }
 
 // Helpers for the common action kinds.

@@ -138,7 +138,11 @@ class EnvPool final : public PoolBase {
     CallEnvCode(Env::kName, "SetParams", env_id, [&] { ApplyParams(env_id, values); });
   }
   std::array<int, 2> RenderShape() const override {
-    if constexpr (RendersItself<Env>()) return {Env::kRenderHeight, Env::kRenderWidth};
+    if constexpr (RendersAtConfigSize<Env>()) {
+      return env_at_.empty() ? std::array<int, 2>{0, 0} : env_at_[0]->RenderSize();
+    } else if constexpr (RendersItself<Env>()) {
+      return {Env::kRenderHeight, Env::kRenderWidth};
+    }
     return {0, 0};
   }
   void DoRender(int env_id, uint8_t* rgb) override {

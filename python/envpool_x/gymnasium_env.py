@@ -108,6 +108,10 @@ class GymnasiumEnvPool(ParamsMixin, gymnasium.vector.VectorEnv, gymnasium.Env): 
                     "params_info=True needs per-env parameters, which only device='cpu' has"
                 )
             self._params_info = list(spec.params)
+        # Info keys the family derives from the engine's (Craftax's Achievements/...).
+        self._info_extras = (
+            spec.entry.declaration.info_extras if spec.backend.host_results else None
+        )
 
     def __len__(self) -> int:
         return int(self.num_envs)
@@ -176,6 +180,8 @@ class GymnasiumEnvPool(ParamsMixin, gymnasium.vector.VectorEnv, gymnasium.Env): 
         result = self._pool.reset(ids, seed)
         if self._params_info is not None:
             add_params_info(self._pool, self._params_info, result)
+        if self._info_extras is not None:
+            self._info_extras(result)
         obs, _, _, _, info = result
         if options and "reset_mask" in options:
             obs, info = self._full_batch(ids, obs, info)
@@ -233,6 +239,8 @@ class GymnasiumEnvPool(ParamsMixin, gymnasium.vector.VectorEnv, gymnasium.Env): 
             raise
         if self._params_info is not None:
             add_params_info(self._pool, self._params_info, result)
+        if self._info_extras is not None:
+            self._info_extras(result)
         if self._last_obs is not None:
             if env_id is None:
                 self._last_obs = result[0]
@@ -300,6 +308,8 @@ class GymnasiumEnvPool(ParamsMixin, gymnasium.vector.VectorEnv, gymnasium.Env): 
         result = self._pool.recv()
         if self._params_info is not None:
             add_params_info(self._pool, self._params_info, result)
+        if self._info_extras is not None:
+            self._info_extras(result)
         return result
 
     def xla(self) -> tuple[Any, Any, Any, Any]:

@@ -79,6 +79,10 @@ class Family:
         envpool_names: EnvPool's config keys its tasks take beside their own
             (other names of their keys, behaviour they fix), by pool name
             (:class:`envpool_x.envpool_names.EnvPoolNames`).
+        info_extras: given a host result ``(obs, reward, terminated,
+            truncated, info)`` of the gymnasium front end, adds info keys
+            derived from the engine's fields (EnvPool's names for them, which
+            the engine's 16 info fields cannot all hold); None: none.
     """
 
     name: str
@@ -88,6 +92,7 @@ class Family:
     backends: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     options: Mapping[str, OptionTable] = field(default_factory=dict)
     envpool_names: Mapping[str, EnvPoolNames] = field(default_factory=dict)
+    info_extras: Callable[[Any], None] | None = None
 
     def runs_on(self, backend: str, pool_name: str) -> bool:
         """Whether ``backend`` runs this family's ``pool_name`` tasks."""
@@ -155,6 +160,9 @@ class TaskEntry:
     # state and random buffers), for the memory check; None: nothing beyond
     # what the family declares.
     env_memory: Callable[[Mapping[str, Any]], int] | None = None
+    # Pool keys this id sets otherwise than POOL_DEFAULTS (EnvPool's Craftax
+    # -AutoReset ids: autoreset_mode="same_step"); the user's values win.
+    pool_defaults: dict[str, Any] = field(default_factory=dict)
 
     @property
     def pool_class(self) -> type[_core._EnvPool]:
@@ -258,6 +266,7 @@ def register(
     obs_tuple: bool = False,
     pool_class: Any = None,
     env_memory: Callable[[Mapping[str, Any]], int] | None = None,
+    pool_defaults: Mapping[str, Any] | None = None,
     **env_defaults: Any,
 ) -> None:
     """Register a task.
@@ -278,6 +287,8 @@ def register(
             :mod:`envpool_x.user_envs`); ``pool_name`` then only names it.
         env_memory: given an env config, the heap bytes one env allocates
             that grow with it (the memory check adds them per env).
+        pool_defaults: this id's own defaults of pool keys (such as
+            ``autoreset_mode``), in place of the common ones.
         **env_defaults: overrides of the env's own config defaults for this id.
 
     Raises:
@@ -306,6 +317,7 @@ def register(
         obs_tuple,
         pool_class,
         env_memory,
+        dict(pool_defaults or {}),
     )
     try:
         for listener in _LISTENERS:

@@ -199,6 +199,7 @@ class EnvSpec:
         env_defaults: dict[str, Any] = dict(pool_cls.default_config())
         env_defaults.update(entry.env_defaults)
         defaults = dict(POOL_DEFAULTS)
+        defaults.update(entry.pool_defaults)
         defaults["max_episode_steps"] = entry.max_episode_steps
         defaults["reward_threshold"] = entry.reward_threshold
         defaults.update(env_defaults)

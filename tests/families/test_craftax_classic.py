@@ -10,6 +10,7 @@ the reward and the end of the episode must agree exactly, to the episode's end.
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -41,11 +42,14 @@ def run_episode(
     action_weights: np.ndarray | None = None,
     start: Any = None,
     script: tuple[int, ...] = (),
+    check: Callable[[Any, Any, int], None] | None = None,
 ) -> tuple[int, np.ndarray]:
     """Step both games from Craftax's world ``seed`` (or the state ``start``);
-    the first actions are ``script``'s. Return the steps taken and the
-    achievements unlocked."""
+    the first actions are ``script``'s; ``check(sim, state, t)`` runs after
+    each step's comparison. Return the steps taken and the achievements
+    unlocked."""
     rng = np.random.default_rng(seed)
+    keys = np.random.default_rng([seed, 1])  # the state_rng keys: a stream of their own
     state = oracle.new_world(seed) if start is None else start
     sim = _core.CraftaxClassicSim()
     sim.set_state(oracle.pack_state(state))
@@ -56,10 +60,14 @@ def run_episode(
         draws = _draws(rng)
         oracle.DRAWS.clear()
         oracle.DRAWS.extend(draws.tolist())
-        state, reward, done, obs = oracle_step()(state, np.int32(action))
+        key = keys.integers(0, 2**32, size=2, dtype=np.uint32)  # a raw JAX key
+        state, reward, done, obs = oracle_step()(state, np.int32(action), key)
         assert not oracle.DRAWS, f"step {t}: Craftax took fewer draws than ours"
         our_reward, our_done, used = sim.step(action, draws.tolist())
         assert used == len(draws), f"step {t}: we took {used} draws"
+        # The new state_rng (the pixel view's noise key) is randomness too:
+        # ours takes Craftax's, as it takes the draws.
+        sim.set_state_rng(*(int(w) for w in np.asarray(state.state_rng)))
         expected = np.array(oracle.pack_state(state))
         got = np.array(sim.get_state())
         differ = np.nonzero(expected != got)[0]
@@ -67,6 +75,8 @@ def run_episode(
         np.testing.assert_array_equal(sim.obs(), np.asarray(obs), err_msg=f"step {t}")
         assert np.float32(our_reward) == np.float32(reward), f"step {t}"
         assert our_done == bool(done), f"step {t}"
+        if check is not None:
+            check(sim, state, t)
         if done:
             break
     return t + 1, np.asarray(state.achievements)

@@ -33,7 +33,7 @@ def test_observation_is_the_held_state_s() -> None:
         sim.set_state(env._pool.get_state(i))
         np.testing.assert_array_equal(sim.obs(), seen[-4][i])
         state = np.asarray(env._pool.get_state(i))
-        achievements = state[-23:-1].astype(np.int8)  # before the timestep
+        achievements = state[-25:-3].astype(np.int8)  # before the timestep and state_rng
         np.testing.assert_array_equal(achievements, seen[-1][i])
     env.close()
 

@@ -269,3 +269,20 @@ def test_gymnasium_single_env_view() -> None:
     env.close()
     with pytest.raises(ValueError, match="batch_size"):
         envpool_x.make_gymnasium("CartPole-v1", num_envs=4, batch_size=2).single_env()
+
+
+def test_craftax_frames_follow_the_state() -> None:
+    pytest.importorskip("craftax")  # its textures
+    if not hasattr(envpool_x._core, "CraftaxClassic"):
+        pytest.skip("built without ENVPOOL_X_CRAFTAX")
+    env = envpool_x.make_gymnasium(
+        "Craftax-Classic-Symbolic-v1", num_envs=2, render_mode="rgb_array"
+    )
+    env.reset(seed=0)
+    a, b = env.render(env_ids=[0, 1])
+    assert a.shape == (144, 144, 3) and a.dtype == np.uint8
+    assert not np.array_equal(a, b)  # two worlds
+    env._pool.set_state(1, env.get_state(0))
+    a, b = env.render(env_ids=[0, 1])
+    np.testing.assert_array_equal(a, b)  # equal states, equal frames
+    env.close()

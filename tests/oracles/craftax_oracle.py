@@ -11,6 +11,7 @@ running weight exceeds ``u * total``.
 
 from __future__ import annotations
 
+import functools
 import os
 from collections import deque
 from typing import Any
@@ -68,17 +69,17 @@ PARAMS = EnvParams()
 STATIC = StaticEnvParams()
 
 
-def _traced_step(state: Any, action: Any) -> tuple[Any, Any, Any, Any]:
-    new_state, reward = game_logic.craftax_step(
-        jax.random.PRNGKey(0), state, action, PARAMS, STATIC
-    )
+def _traced_step(state: Any, action: Any, key: Any) -> tuple[Any, Any, Any, Any]:
+    # The key's splits give the new state_rng (the draws come from DRAWS).
+    new_state, reward = game_logic.craftax_step(key, state, action, PARAMS, STATIC)
     done = game_logic.is_game_over(new_state, PARAMS)
     return new_state, reward, done, renderer.render_craftax_symbolic(new_state)
 
 
 def make_step() -> Any:
-    """A jitted Craftax step ``(state, action) -> (state, reward, done, obs)``
-    whose random draws come from :data:`DRAWS` (traced once with the patches)."""
+    """A jitted Craftax step ``(state, action, key) -> (state, reward, done, obs)``
+    whose random draws come from :data:`DRAWS` (traced once with the patches);
+    ``key`` (a ``jax.random.PRNGKey``) only makes the new ``state_rng``."""
     jitted = jax.jit(_traced_step)
     example = _example_args()  # Craftax's world generator keeps the real draws
     real_uniform, real_choice = jax.random.uniform, jax.random.choice
@@ -90,8 +91,8 @@ def make_step() -> Any:
     return jitted
 
 
-def _example_args() -> tuple[Any, Any]:
-    return new_world(0), jnp.int32(0)
+def _example_args() -> tuple[Any, Any, Any]:
+    return new_world(0), jnp.int32(0), jax.random.PRNGKey(0)
 
 
 _generate = jax.jit(lambda key: world_gen.generate_world(key, PARAMS, STATIC))
@@ -127,6 +128,7 @@ def pack_state(state: Any) -> list[float]:
     out += [s.growing_plants_positions[:, 0], s.growing_plants_positions[:, 1]]
     out += [s.growing_plants_age, s.growing_plants_mask]
     out += [np.array([s.light_level]), s.achievements, np.array([s.timestep])]
+    out.append(np.asarray(s.state_rng, dtype=np.float64))  # a raw uint32[2] PRNGKey
     return [float(v) for part in out for v in np.asarray(part, dtype=np.float64).ravel()]
 
 
@@ -142,3 +144,17 @@ def at_timestep(state: Any, timestep: int) -> Any:
     """``state`` moved to ``timestep``, with that time's daylight."""
     light = game_logic.calculate_light_level(jnp.int32(timestep), PARAMS)
     return state.replace(timestep=jnp.int32(timestep), light_level=light)
+
+
+@functools.cache
+def pixel_renderer(block: int) -> Any:
+    """Craftax's ``render_craftax_pixels`` at ``block`` pixels a cell, jitted
+    (0..255 floats; its pixel env's observation is this / 255)."""
+    return jax.jit(renderer.make_craftax_pixel_renderer(block))
+
+
+@functools.cache
+def pixel_observer() -> Any:
+    """Craftax-Classic-Pixels' ``get_obs``, jitted: the pixels at 7 / 255."""
+    render = renderer.make_craftax_pixel_renderer(7)
+    return jax.jit(lambda state: render(state) / 255.0)

@@ -10,6 +10,7 @@
 
 #include "core/host_device.h"
 #include "core/random.h"
+#include "envs/craftax/classic_state.h"
 
 namespace envpool_x {
 namespace craftax {
@@ -24,6 +25,14 @@ struct RngDraws {
     return static_cast<float>(rng->NextU64() >> 40) * (1.0f / 16777216.0f);
   }
 };
+
+// A fresh state_rng (the key of the pixel view's night noise), drawn after
+// each step and each new world as Craftax splits one off its step's key.
+ENVPOOL_X_HD inline void NewStateRng(Rng& rng, ClassicState& s) {
+  const uint64_t bits = rng.NextU64();
+  s.state_rng[0] = static_cast<uint32_t>(bits >> 32);
+  s.state_rng[1] = static_cast<uint32_t>(bits);
+}
 
 // Draws given by the caller (a test), in order.
 struct GivenDraws {

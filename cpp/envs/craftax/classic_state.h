@@ -172,6 +172,9 @@ struct ClassicState {
   float light_level;
   bool achievements[kNumAchievements];
   int32_t timestep;
+  // Craftax's state_rng: the JAX key of the night's static noise in the
+  // pixel view (a fresh key each step; nothing else reads it).
+  uint32_t state_rng[2];
 };
 
 ENVPOOL_X_HD inline int32_t Min(int32_t a, int32_t b) { return a < b ? a : b; }

@@ -4,7 +4,7 @@
 // drink, energy, sleeping, recover, hunger, thirst, fatigue, inventory (12),
 // zombies, cows, skeletons, arrows (each: x[], y[], health[], cooldown[],
 // mask[]), arrow dx[], dy[], plant x[], y[], age[], mask[], light level,
-// achievements (22), timestep.
+// achievements (22), timestep, state_rng (2 words).
 #pragma once
 
 #include <string>
@@ -57,6 +57,7 @@ void VisitStateFields(ClassicState& s, Visit&& visit) {
   visit(s.light_level);
   for (auto& v : s.achievements) visit(v);
   visit(s.timestep);
+  for (auto& v : s.state_rng) visit(v);
 }
 
 inline size_t StateSize() {

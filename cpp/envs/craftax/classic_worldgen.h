@@ -121,6 +121,7 @@ inline void GenerateClassicWorld(Rng& rng, const ClassicParams& p, ClassicState&
   for (bool& a : s.achievements) a = false;
   s.timestep = 0;
   s.light_level = LightLevel(0, p.day_length);
+  NewStateRng(rng, s);
 }
 
 }  // namespace craftax
