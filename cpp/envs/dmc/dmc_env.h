@@ -106,6 +106,11 @@ class DmcEnvBase {
 
   int n_sub_steps() const { return n_sub_steps_; }
 
+  // What pixel observations draw (pixel_observation.h): the shared model
+  // (its meshes and textures are the env's) and the env's own.
+  const std::shared_ptr<const mjModel>& RenderAssets() const { return shared_.model; }
+  const mjModel* RenderModel() const { return model_; }
+
   // The state a test copies in and out: MuJoCo's integration state
   // (mj_getState with mjSTATE_INTEGRATION: time, qpos, qvel, act, warm start,
   // ctrl, applied forces, ...) then the task's own values (e.g. a target's

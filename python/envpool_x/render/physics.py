@@ -28,7 +28,11 @@ def _v4_camera(name: str) -> dict[str, Any] | None:
 
 
 class MujocoFrames:
-    """Draws gymnasium MuJoCo task frames from our state (qpos then qvel)."""
+    """Draws gymnasium MuJoCo task frames from our state (qpos then qvel).
+
+    For a pixel env (``from_pixels=True``) the frame is its observation's:
+    its size and camera, with the free camera aimed anew at each frame, as a
+    viewer gymnasium makes for that state aims it (pixel_observation.h)."""
 
     def __init__(self, task_id: str, env_config: dict[str, Any]) -> None:
         import gymnasium
@@ -41,6 +45,9 @@ class MujocoFrames:
         kwargs: dict[str, Any] = {"render_mode": "rgb_array", "xml_file": env_config["xml_file"]}
         if version != "v5":
             kwargs["default_camera_config"] = _v4_camera(name)
+        self._aim_each_frame = bool(env_config.get("from_pixels"))
+        if self._aim_each_frame:
+            kwargs.update(_pixel_view(env_config))
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             env: Any = gymnasium.make(f"{name}-v5", **kwargs).unwrapped
@@ -51,12 +58,44 @@ class MujocoFrames:
     def frame(self, state: np.ndarray) -> np.ndarray:
         self._env.set_state(state[: self._nq], state[self._nq :])
         try:
+            if self._aim_each_frame:
+                self._aim()
             return np.asarray(self._env.render(), dtype=np.uint8)
         except Exception as e:  # noqa: BLE001 - every GL failure gets the same advice
             raise no_gl_error(e) from e
 
+    def _aim(self) -> None:
+        """Aim the free camera as gymnasium's viewer does when it is made (the
+        geoms' median, then the task's camera config), for the current state."""
+        renderer = self._env.mujoco_renderer
+        viewer = renderer._get_viewer("rgb_array")
+        viewer._init_camera()
+        renderer._set_cam_config()
+
     def close(self) -> None:
         self._env.close()
+
+
+def _pixel_view(env_config: dict[str, Any]) -> dict[str, Any]:
+    """gymnasium's keywords for a pixel env's frame size, camera and view."""
+    view: dict[str, Any] = {
+        "width": int(env_config["render_width"]),
+        "height": int(env_config["render_height"]),
+    }
+    if env_config.get("render_camera_name"):
+        view["camera_name"] = env_config["render_camera_name"]
+    else:
+        view["camera_id"] = int(env_config["render_camera_id"])
+    camera: dict[str, Any] = {
+        "azimuth": float(env_config["render_camera_azimuth"]),
+        "elevation": float(env_config["render_camera_elevation"]),
+    }
+    if float(env_config["render_camera_distance"]) > 0:
+        camera["distance"] = float(env_config["render_camera_distance"])
+    if len(env_config["render_camera_lookat"]) == 3:
+        camera["lookat"] = np.asarray(env_config["render_camera_lookat"], dtype=np.float64)
+    view["default_camera_config"] = camera
+    return view
 
 
 class DmcFrames:
@@ -69,13 +108,21 @@ class DmcFrames:
 
     HEIGHT, WIDTH = 240, 320  # dm_control's Physics.render defaults
 
-    def __init__(self, domain: str, task: str) -> None:
+    def __init__(self, domain: str, task: str, env_config: dict[str, Any] | None = None) -> None:
         from dm_control import suite
 
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             self._env = suite.load(domain, task)
-        self.shape = (self.HEIGHT, self.WIDTH)
+        config = env_config or {}
+        # A pixel env's frame is its observation's: its size and camera.
+        self._camera: int | str = -1
+        if config.get("from_pixels"):
+            self.shape = (int(config["render_height"]), int(config["render_width"]))
+            self._camera = config.get("render_camera_name") or int(config["render_camera_id"])
+        else:
+            self.shape = (self.HEIGHT, self.WIDTH)
+        self._enlarge_offscreen_buffer()
 
     def frame(self, state: np.ndarray) -> np.ndarray:
         import mujoco
@@ -87,9 +134,18 @@ class DmcFrames:
         physics.forward()
         try:
             self._set_heightfield(np.asarray(state[size:]))
-            return np.asarray(physics.render(height=self.HEIGHT, width=self.WIDTH))
+            height, width = self.shape
+            return np.asarray(physics.render(height=height, width=width, camera_id=self._camera))
         except Exception as e:  # noqa: BLE001 - every GL failure gets the same advice
             raise no_gl_error(e) from e
+
+    def _enlarge_offscreen_buffer(self) -> None:
+        """Let dm_control draw a frame larger than the model's offscreen buffer
+        (as the C++ renderer does): before its GL context is made, the buffer
+        of its model copy only sets how large a frame may be."""
+        visual = self._env.physics.model.vis.global_
+        visual.offheight = max(int(visual.offheight), self.shape[0])
+        visual.offwidth = max(int(visual.offwidth), self.shape[1])
 
     def _set_heightfield(self, task_values: np.ndarray) -> None:
         """Copy an env's terrain (its task values) into the renderer's model
