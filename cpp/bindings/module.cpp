@@ -18,11 +18,12 @@ void BindMiniGrid(py::module_& m);  // cpp/bindings/minigrid.cpp, with ENVPOOL_X
 void BindBabyAI(py::module_& m);    // cpp/bindings/babyai.cpp, with ENVPOOL_X_GRID_WORLDS
 // cpp/bindings/multi_agent.cpp: WarpDrive's Tag envs.
 void BindMultiAgent(py::module_& m);
-void BindAtari(py::module_& m);   // cpp/bindings/atari.cpp, with ENVPOOL_X_ATARI
-void BindMujoco(py::module_& m);  // cpp/bindings/mujoco.cpp, with ENVPOOL_X_MUJOCO
-void BindDmc(py::module_& m);     // cpp/bindings/dmc.cpp, with ENVPOOL_X_DMC
-void BindBox2d(py::module_& m);   // cpp/bindings/box2d.cpp, with ENVPOOL_X_BOX2D
-void BindXla(py::module_& m);     // cpp/bindings/xla.cpp, when XLA's FFI headers were found
+void BindAtari(py::module_& m);    // cpp/bindings/atari.cpp, with ENVPOOL_X_ATARI
+void BindMujoco(py::module_& m);   // cpp/bindings/mujoco.cpp, with ENVPOOL_X_MUJOCO
+void BindDmc(py::module_& m);      // cpp/bindings/dmc.cpp, with ENVPOOL_X_DMC
+void BindBox2d(py::module_& m);    // cpp/bindings/box2d.cpp, with ENVPOOL_X_BOX2D
+void BindProcgen(py::module_& m);  // cpp/bindings/procgen.cpp, with ENVPOOL_X_PROCGEN
+void BindXla(py::module_& m);      // cpp/bindings/xla.cpp, when XLA's FFI headers were found
 // cpp/bindings/cuda_pool.cpp: the GPU path (and its host loop, device="cpu-reference").
 void BindCudaPool(py::module_& m);
 // cpp/bindings/user_envs.cpp: numba envs and C++ envs compiled by the user.
@@ -57,6 +58,9 @@ PYBIND11_MODULE(_core, m) {
 #endif
 #ifdef ENVPOOL_X_WITH_BOX2D
   envpool_x::BindBox2d(m);
+#endif
+#ifdef ENVPOOL_X_WITH_PROCGEN
+  envpool_x::BindProcgen(m);
 #endif
 #ifdef ENVPOOL_X_WITH_XLA
   envpool_x::BindXla(m);

@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from dmc_helpers import assert_same_trajectories_for_any_thread_count, assert_spec_matches
 
 import envpool_x
 from envpool_x.families import dmc
@@ -119,21 +120,7 @@ def test_spec_matches_dm_control(task_id: str, domain: str, task: str) -> None:
     spec = envpool_x.make_spec(task_id)
     # dm_control ends an episode when its step count reaches this (a float).
     assert spec.config.max_episode_steps == math.ceil(theirs._step_limit)
-    dm_obs = spec.observation_spec()
-    their_obs = theirs.observation_spec()
-    ours_names = [o["name"] for o in spec._desc["obs"]]
-    assert ours_names == list(their_obs), "observation fields and their order"
-    for name, s in their_obs.items():
-        assert getattr(dm_obs, name).shape == s.shape and getattr(dm_obs, name).dtype == s.dtype
-    act = theirs.action_spec()
-    assert spec.action_space.shape == act.shape
-    np.testing.assert_array_equal(spec.action_space.low, act.minimum.astype(np.float32))
-    np.testing.assert_array_equal(spec.action_space.high, act.maximum.astype(np.float32))
-    # gymnasium: a Dict of the same fields (EnvPool's layout), float64.
-    gym_space = spec.observation_space
-    assert list(gym_space.spaces) == list(their_obs)
-    for name, s in their_obs.items():
-        assert gym_space[name].shape == s.shape and gym_space[name].dtype == np.float64
+    assert_spec_matches(spec, theirs)
 
 
 @pytest.mark.parametrize("task_id,domain,task", TASKS, ids=IDS)
@@ -290,22 +277,7 @@ def test_initial_states(task_id: str, domain: str, task: str) -> None:
 
 @pytest.mark.parametrize("task_id", ["CheetahRun-v1", "WalkerWalk-v1"])
 def test_deterministic_across_threads(task_id: str) -> None:
-    """Trajectories depend on the seed and actions only, not on num_threads."""
-    n, steps = 6, 40
-    runs = []
-    for threads in (1, 2):
-        env = envpool_x.make_gymnasium(task_id, num_envs=n, num_threads=threads, seed=3)
-        rng = np.random.default_rng(0)
-        obs, _ = env.reset()
-        trace = [np.concatenate([v.reshape(n, -1) for v in obs.values()], axis=1)]
-        for _ in range(steps):
-            a = rng.uniform(-1, 1, (n, *env.single_action_space.shape)).astype(np.float32)
-            obs, reward, _, _, _ = env.step(a)
-            trace.append(np.concatenate([v.reshape(n, -1) for v in obs.values()], axis=1))
-            trace.append(reward[:, None].astype(np.float64))
-        env.close()
-        runs.append(np.concatenate(trace, axis=1))
-    np.testing.assert_array_equal(runs[0], runs[1])
+    assert_same_trajectories_for_any_thread_count(task_id, num_envs=6, steps=40)
 
 
 def test_bad_actions_rejected() -> None:

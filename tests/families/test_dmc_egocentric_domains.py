@@ -34,6 +34,10 @@ if not dmc.has_dmc():
 mujoco = pytest.importorskip("mujoco")
 pytest.importorskip("dm_control.suite")
 
+from dmc_helpers import (  # noqa: E402
+    assert_same_trajectories_for_any_thread_count,
+    assert_spec_matches,
+)
 from test_dmc import (  # noqa: E402
     ATOL,
     EGOCENTRIC_DOMAINS,
@@ -153,19 +157,7 @@ def test_spec_matches_dm_control(task_id: str, domain: str, task: str) -> None:
     spec = envpool_x.make_spec(task_id)
     assert spec.config.max_episode_steps == round(theirs._step_limit) == dmc.EPISODE_STEPS
     assert theirs._n_sub_steps == round(theirs.control_timestep() / theirs.physics.timestep())
-    dm_obs = spec.observation_spec()
-    their_obs = theirs.observation_spec()
-    assert [o["name"] for o in spec._desc["obs"]] == list(their_obs), "fields and their order"
-    for name, s in their_obs.items():
-        assert getattr(dm_obs, name).shape == s.shape and getattr(dm_obs, name).dtype == s.dtype
-    act = theirs.action_spec()
-    assert spec.action_space.shape == act.shape
-    np.testing.assert_array_equal(spec.action_space.low, act.minimum.astype(np.float32))
-    np.testing.assert_array_equal(spec.action_space.high, act.maximum.astype(np.float32))
-    gym_space = spec.observation_space
-    assert list(gym_space.spaces) == list(their_obs)
-    for name, s in their_obs.items():
-        assert gym_space[name].shape == s.shape and gym_space[name].dtype == np.float64
+    assert_spec_matches(spec, theirs)
 
 
 @pytest.mark.parametrize("task_id,domain,task", TASKS, ids=IDS)
@@ -383,21 +375,7 @@ def test_initial_states(task_id: str, domain: str, task: str) -> None:
 @pytest.mark.parametrize("task_id", [t for t in IDS if t in WHOLE_EPISODE])
 def test_deterministic_across_threads(task_id: str) -> None:
     """Trajectories depend on the seed and actions only, not on num_threads."""
-    n, steps = 4, 30
-    runs = []
-    for threads in (1, 2):
-        env = envpool_x.make_gymnasium(task_id, num_envs=n, num_threads=threads, seed=3)
-        rng = np.random.default_rng(0)
-        obs, _ = env.reset()
-        trace = [np.concatenate([v.reshape(n, -1) for v in obs.values()], axis=1)]
-        for _ in range(steps):
-            a = rng.uniform(-1, 1, (n, *env.single_action_space.shape)).astype(np.float32)
-            obs, reward, _, _, _ = env.step(a)
-            trace.append(np.concatenate([v.reshape(n, -1) for v in obs.values()], axis=1))
-            trace.append(reward[:, None].astype(np.float64))
-        env.close()
-        runs.append(np.concatenate(trace, axis=1))
-    np.testing.assert_array_equal(runs[0], runs[1])
+    assert_same_trajectories_for_any_thread_count(task_id, num_envs=4, steps=30)
 
 
 @pytest.mark.parametrize("task_id", [t for t in IDS if t in WHOLE_EPISODE])

@@ -32,6 +32,7 @@ if not dmc.has_dmc():
 mujoco = pytest.importorskip("mujoco")
 pytest.importorskip("dm_control.suite")
 
+from dmc_helpers import assert_spec_matches  # noqa: E402
 from test_dmc import ATOL, _load  # noqa: E402
 
 #: The domains this file tests (test_dmc.py leaves them out).
@@ -162,17 +163,7 @@ def test_spec_matches_dm_control(task_id: str, domain: str, task: str) -> None:
         assert round(theirs._step_limit) == dmc.EPISODE_STEPS
     assert spec.config.max_episode_steps == dmc.EPISODE_STEPS
     assert theirs._n_sub_steps == dmc.SUB_STEPS[domain]
-    dm_obs = spec.observation_spec()
-    their_obs = theirs.observation_spec()
-    assert [o["name"] for o in spec._desc["obs"]] == list(their_obs), "fields and their order"
-    for name, s in their_obs.items():
-        assert getattr(dm_obs, name).shape == s.shape and getattr(dm_obs, name).dtype == s.dtype
-    act = theirs.action_spec()
-    assert spec.action_space.shape == act.shape
-    np.testing.assert_array_equal(spec.action_space.low, act.minimum.astype(np.float32))
-    np.testing.assert_array_equal(spec.action_space.high, act.maximum.astype(np.float32))
-    gym_space = spec.observation_space
-    assert list(gym_space.spaces) == list(their_obs)
+    assert_spec_matches(spec, theirs)
 
 
 @pytest.mark.parametrize("task_id", SAMPLE)

@@ -10,6 +10,7 @@ from envpool_x.families import minigrid  # noqa: I001
 from envpool_x.families import babyai  # noqa: I001
 from envpool_x.families import multi_agent  # noqa: I001
 from envpool_x.families import box2d  # noqa: I001
+from envpool_x.families import procgen  # noqa: I001
 
 __all__ = [
     "atari",
@@ -21,6 +22,7 @@ __all__ = [
     "minigrid",
     "mujoco",
     "multi_agent",
+    "procgen",
     "testing",
     "toy_text",
 ]
