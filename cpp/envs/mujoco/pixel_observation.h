@@ -166,20 +166,23 @@ class PixelBase : public Env {
   // Draws the current state into the stack (a reset: every slot of it) and
   // copies the stack to the output row.
   void Draw(const StepOutput& out, bool fill_stack) {
+    SceneRenderer& renderer = SceneRenderer::ForThisThread();
+    const mjModel* model = this->RenderModel();
+    mjData* scratch = nullptr;
+    if constexpr (Camera::kNeedsScratch) scratch = renderer.Scratch(this->RenderAssets());
+    mjData* view = Camera::View(model, this->data_.get(), scratch);
     mjvCamera camera;
-    Camera::Prepare(this->RenderModel(), this->data_.get());
-    camera_.Aim(this->RenderModel(), this->data_.get(), options_.camera_id, camera);
-    const RenderSource source{&this->RenderAssets(), this->RenderModel(), this->data_.get(),
-                              episode_};
+    camera_.Aim(model, view, options_.camera_id, camera);
+    const RenderSource source{&this->RenderAssets(), model, view, episode_};
     uint8_t* dst = out[pixels_];
     const size_t frame = static_cast<size_t>(options_.FrameBytes());
     if (stack_.empty()) {
-      SceneRenderer::ForThisThread().Render(source, camera, options_.width, options_.height, dst);
+      renderer.Render(source, camera, options_.width, options_.height, dst);
       return;
     }
     uint8_t* newest = stack_.data() + frame * (options_.frame_stack - 1);
     if (!fill_stack) std::memmove(stack_.data(), stack_.data() + frame, newest - stack_.data());
-    SceneRenderer::ForThisThread().Render(source, camera, options_.width, options_.height, newest);
+    renderer.Render(source, camera, options_.width, options_.height, newest);
     if (fill_stack) {
       for (uint8_t* p = stack_.data(); p != newest; p += frame) std::memcpy(p, newest, frame);
     }

@@ -8,9 +8,10 @@
 //     take it at every frame, as a viewer made for that state would (and as
 //     EnvPool does), so that a walker stays in view. After mj_step the
 //     positions in mjData are those of the step's start (its kinematics run
-//     before the integration): Prepare brings them to the state's, as
-//     gymnasium's set_state (mj_forward) does, so that a frame is the one
-//     render() draws for the env's state.
+//     before the integration), and the next step's reward reads them (a
+//     walker's x before the step): View computes the state's positions, as
+//     gymnasium's set_state (mj_forward) does, in a copy of the env's data,
+//     so that stepping is the state env's to the bit.
 //   DmcCamera: dm_control's Physics.render, mjv_defaultFreeCamera.
 #pragma once
 
@@ -52,15 +53,18 @@ class GymCamera {
     }
   }
 
-  // Positions, frames, lights and tendon paths of the current qpos (only what
-  // mjv_updateScene reads; mj_step computes them again before using them, so
-  // the simulation is unchanged).
-  static void Prepare(const mjModel* m, mjData* d) {
-    mj_kinematics(m, d);
-    mj_comPos(m, d);
-    mj_camlight(m, d);
-    mj_tendon(m, d);
+  // The data to draw `d` from: `scratch` (an mjData of `m`) holding `d` with
+  // the positions, frames, lights and tendon paths of its qpos (what
+  // mjv_updateScene reads). `d` is left as it is.
+  static mjData* View(const mjModel* m, mjData* d, mjData* scratch) {
+    mj_copyData(scratch, m, d);
+    mj_kinematics(m, scratch);
+    mj_comPos(m, scratch);
+    mj_camlight(m, scratch);
+    mj_tendon(m, scratch);
+    return scratch;
   }
+  static constexpr bool kNeedsScratch = true;
 
   explicit GymCamera(const Config& config)
       : distance_(config.Double("render_camera_distance")),
@@ -112,7 +116,8 @@ class DmcCamera {
   static void Check(const Config& /*config*/) {}
   explicit DmcCamera(const Config& /*config*/) {}
   // dm_control's step leaves the positions up to date (its physics does).
-  static void Prepare(const mjModel* /*m*/, mjData* /*d*/) {}
+  static mjData* View(const mjModel* /*m*/, mjData* d, mjData* /*scratch*/) { return d; }
+  static constexpr bool kNeedsScratch = false;
 
   void Aim(const mjModel* m, const mjData* /*d*/, int camera_id, mjvCamera& camera) const {
     mjv_defaultCamera(&camera);

@@ -13,6 +13,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <stdexcept>
 #include <vector>
 
 #include "envs/mujoco/gl_context.h"
@@ -71,6 +72,19 @@ class SceneRenderer {
         b[x] = row[3 * x + 2];
       }
     }
+  }
+
+  // This thread's scratch mjData of `model` (made at the first use): where a
+  // camera that needs the positions of the current state computes them, so
+  // that the env's own mjData is never written by drawing.
+  mjData* Scratch(const std::shared_ptr<const mjModel>& model) {
+    Owned& owned = scratch_[model.get()];
+    if (owned.data == nullptr) {
+      owned.model = model;
+      owned.data.reset(mj_makeData(model.get()));
+      if (owned.data == nullptr) throw std::runtime_error("MuJoCo could not make a scratch mjData");
+    }
+    return owned.data.get();
   }
 
   SceneRenderer(const SceneRenderer&) = delete;
@@ -153,10 +167,19 @@ class SceneRenderer {
     mc.heightfield_version = source.heightfield_version;
   }
 
+  struct DataDeleter {
+    void operator()(mjData* d) const { mj_deleteData(d); }
+  };
+  struct Owned {
+    std::shared_ptr<const mjModel> model;  // keeps the key's address unique
+    std::unique_ptr<mjData, DataDeleter> data;
+  };
+
   ThreadGlContext gl_;  // first: made before the contexts, freed after them
   mjvOption options_;
   mjvPerturb perturb_;
   std::map<const mjModel*, std::unique_ptr<ModelContext>> contexts_;
+  std::map<const mjModel*, Owned> scratch_;
   std::vector<uint8_t> rgb_;
 };
 
