@@ -84,7 +84,7 @@ def test_free_camera_is_a_fresh_gymnasium_viewer() -> None:
     obs, _ = env.reset()
     for _ in range(5):
         obs, *_ = env.step(np.ones((1, 6), np.float32))
-    state = env.get_state(env_ids=[0])[0]
+    state = env.get_state(0)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         oracle = gym.make("HalfCheetah-v5", render_mode="rgb_array", width=WIDTH, height=HEIGHT)
@@ -95,6 +95,31 @@ def test_free_camera_is_a_fresh_gymnasium_viewer() -> None:
     np.testing.assert_array_equal(obs[0], _as_chw(frame[None])[0])
     oracle.close()
     env.close()
+
+
+def test_python_gl_context_on_the_calling_thread() -> None:
+    """The thread that calls step() also draws frames, and gymnasium's renderer
+    keeps its GL context current there (then frees it): both draw right, and
+    gymnasium's context is the current one again after our frames."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        theirs = gym.make("Hopper-v5", render_mode="rgb_array", width=WIDTH, height=HEIGHT)
+    theirs.reset(seed=0)
+    before = theirs.render()
+    env = envpool_x.make_gymnasium(
+        "HalfCheetah-v5", num_envs=1, seed=1, from_pixels=True, render_width=WIDTH,
+        render_height=HEIGHT, render_mode="rgb_array",
+    )  # fmt: skip
+    try:
+        obs, _ = env.reset()
+        np.testing.assert_array_equal(theirs.render(), before)  # its context is back
+        np.testing.assert_array_equal(obs, _as_chw(env.render(env_ids=[0])))
+        theirs.close()  # its context is freed while current on this thread
+        obs, *_ = env.step(np.ones((1, 6), np.float32))
+        np.testing.assert_array_equal(obs, _as_chw(env.render(env_ids=[0])))
+    finally:
+        env.close()
+        theirs.close()
 
 
 @pytest.mark.parametrize("task_id", ["Hopper-v5", "WalkerWalk-v1"])

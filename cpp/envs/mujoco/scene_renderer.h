@@ -51,6 +51,9 @@ class SceneRenderer {
   // channels first, the top row first (as the frames of gymnasium and
   // dm_control, transposed).
   void Render(const RenderSource& source, mjvCamera& camera, int width, int height, uint8_t* chw) {
+    // Python's renderers leave their own context current on the caller's
+    // thread (or none, once they freed it): ours for this frame, theirs after.
+    ThreadGlContext::Current current(gl_);
     ModelContext& mc = ContextFor(*source.assets, width, height);
     UploadHeightfields(mc, source);
     mjv_updateScene(source.model, source.data, &options_, &perturb_, &camera, mjCAT_ALL, &mc.scene);
