@@ -139,6 +139,7 @@ class PixelBase : public Env {
         options_(ReadPixelOptions(config, this->RenderAssets().get())),
         camera_(config) {
     if (!options_.on) return;
+    Camera::Options(scene_options_);
     pixels_ = ObsField<uint8_t>(spec, options_.pixels_only ? "obs" : "pixels");
     if (options_.pixels_only) {
       for (const ArraySpec& field : Env::Spec(config).obs) scratch_.emplace_back(field.NumBytes());
@@ -177,12 +178,12 @@ class PixelBase : public Env {
     uint8_t* dst = out[pixels_];
     const size_t frame = static_cast<size_t>(options_.FrameBytes());
     if (stack_.empty()) {
-      renderer.Render(source, camera, options_.width, options_.height, dst);
+      renderer.Render(source, scene_options_, camera, options_.width, options_.height, dst);
       return;
     }
     uint8_t* newest = stack_.data() + frame * (options_.frame_stack - 1);
     if (!fill_stack) std::memmove(stack_.data(), stack_.data() + frame, newest - stack_.data());
-    renderer.Render(source, camera, options_.width, options_.height, newest);
+    renderer.Render(source, scene_options_, camera, options_.width, options_.height, newest);
     if (fill_stack) {
       for (uint8_t* p = stack_.data(); p != newest; p += frame) std::memcpy(p, newest, frame);
     }
@@ -194,6 +195,7 @@ class PixelBase : public Env {
  private:
   PixelOptions options_;
   Camera camera_;
+  mjvOption scene_options_;  // what the frames show (the reference renderer's)
   OutputField<uint8_t> pixels_;
   std::vector<uint8_t> stack_;  // frame_stack frames, the oldest first
   uint64_t episode_ = 0;

@@ -13,6 +13,8 @@
 //     gymnasium's set_state (mj_forward) does, in a copy of the env's data,
 //     so that stepping is the state env's to the bit.
 //   DmcCamera: dm_control's Physics.render, mjv_defaultFreeCamera.
+// Options: what the scene shows (gymnasium: mjv_defaultOption's; dm_control
+// hides the rangefinders' rays, which the quadruped's would draw).
 #pragma once
 
 #include <mujoco/mujoco.h>
@@ -66,6 +68,8 @@ class GymCamera {
   }
   static constexpr bool kNeedsScratch = true;
 
+  static void Options(mjvOption& options) { mjv_defaultOption(&options); }
+
   explicit GymCamera(const Config& config)
       : distance_(config.Double("render_camera_distance")),
         azimuth_(config.Double("render_camera_azimuth")),
@@ -115,6 +119,10 @@ class DmcCamera {
   static void AddDefaults(Config& /*config*/) {}
   static void Check(const Config& /*config*/) {}
   explicit DmcCamera(const Config& /*config*/) {}
+  static void Options(mjvOption& options) {
+    mjv_defaultOption(&options);
+    options.flags[mjVIS_RANGEFINDER] = 0;
+  }
   // dm_control's step leaves the positions up to date (its physics does).
   static mjData* View(const mjModel* /*m*/, mjData* d, mjData* /*scratch*/) { return d; }
   static constexpr bool kNeedsScratch = false;

@@ -47,16 +47,17 @@ class SceneRenderer {
     ContextFor(assets, width, height);
   }
 
-  // Draws `source` from `camera` into `chw`: 3 x height x width bytes,
-  // channels first, the top row first (as the frames of gymnasium and
-  // dm_control, transposed).
-  void Render(const RenderSource& source, mjvCamera& camera, int width, int height, uint8_t* chw) {
+  // Draws `source` from `camera`, with what `options` shows, into `chw`:
+  // 3 x height x width bytes, channels first, the top row first (as the
+  // frames of gymnasium and dm_control, transposed).
+  void Render(const RenderSource& source, const mjvOption& options, mjvCamera& camera, int width,
+              int height, uint8_t* chw) {
     // Python's renderers leave their own context current on the caller's
     // thread (or none, once they freed it): ours for this frame, theirs after.
     ThreadGlContext::Current current(gl_);
     ModelContext& mc = ContextFor(*source.assets, width, height);
     UploadHeightfields(mc, source);
-    mjv_updateScene(source.model, source.data, &options_, &perturb_, &camera, mjCAT_ALL, &mc.scene);
+    mjv_updateScene(source.model, source.data, &options, &perturb_, &camera, mjCAT_ALL, &mc.scene);
     const mjrRect viewport{0, 0, width, height};
     mjr_setBuffer(mjFB_OFFSCREEN, &mc.context);
     mjr_render(viewport, &mc.scene, &mc.context);
@@ -101,10 +102,7 @@ class SceneRenderer {
   }
 
  private:
-  SceneRenderer() {
-    mjv_defaultOption(&options_);
-    mjv_defaultPerturb(&perturb_);
-  }
+  SceneRenderer() { mjv_defaultPerturb(&perturb_); }
 
   // The scene holds up to this many geoms (dm_control's floor; gymnasium's
   // renderer holds 1000): none of the tasks draws more.
@@ -179,7 +177,6 @@ class SceneRenderer {
   };
 
   ThreadGlContext gl_;  // first: made before the contexts, freed after them
-  mjvOption options_;
   mjvPerturb perturb_;
   std::map<const mjModel*, std::unique_ptr<ModelContext>> contexts_;
   std::map<const mjModel*, Owned> scratch_;

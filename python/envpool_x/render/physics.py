@@ -131,9 +131,10 @@ class DmcFrames:
         sig = mujoco.mjtState.mjSTATE_INTEGRATION
         size = mujoco.mj_stateSize(physics.model.ptr, sig)
         mujoco.mj_setState(physics.model.ptr, physics.data.ptr, np.asarray(state[:size]), sig)
-        physics.forward()
         try:
+            # The terrain before forward(): the rangefinders (drawn as rays) measure it.
             self._set_heightfield(np.asarray(state[size:]))
+            physics.forward()
             height, width = self.shape
             return np.asarray(physics.render(height=height, width=width, camera_id=self._camera))
         except Exception as e:  # noqa: BLE001 - every GL failure gets the same advice
