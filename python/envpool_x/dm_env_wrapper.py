@@ -253,9 +253,10 @@ class DmEnvPool(dm_env.Environment):  # type: ignore[misc]
         return specs.BoundedArray((), np.float32, 0.0, 1.0, "discount")
 
     def close(self) -> None:
-        """Stop the workers (idempotent)."""
+        """Stop the workers and free the renderer (idempotent)."""
         if not self._closed:
             self._pool.close()
+            self._frames.close()
             self._closed = True
 
     def __getstate__(self) -> Any:

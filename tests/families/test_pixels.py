@@ -12,10 +12,12 @@ stands for. The default run checks a sample of tasks; every task is under
 
 from __future__ import annotations
 
+import gc
 import os
 import subprocess
 import sys
 import warnings
+from collections.abc import Iterator
 
 import numpy as np
 import pytest
@@ -40,6 +42,15 @@ MUJOCO_TASKS = _BY_FAMILY["mujoco"]
 _OWN_MODEL = ("finger", "fish", "lqr", "manipulator", "stacker", "point_mass", "reacher", "swimmer")
 DMC_TASKS = [dmc.task_id(p, t) for d, p, _, ts in dmc.DOMAINS if d not in _OWN_MODEL for t in ts]
 SAMPLE = {"HalfCheetah-v5", "Hopper-v4", "Ant-v3", "CheetahRun-v1", "QuadrupedEscape-v1"}
+
+
+@pytest.fixture(autouse=True)
+def _collect_garbage_between_tests() -> Iterator[None]:
+    """Garbage from a failed test is collected here, not inside dm_control: a
+    collection that frees a dm_control GL context while dm_control holds its
+    executor pool's lock waits on that lock forever."""
+    yield
+    gc.collect()
 
 
 def _actions(env, rng: np.random.Generator) -> np.ndarray:
@@ -120,6 +131,19 @@ def test_python_gl_context_on_the_calling_thread() -> None:
     finally:
         env.close()
         theirs.close()
+
+
+@pytest.mark.parametrize("task_id", ["HalfCheetah-v5", "CheetahRun-v1"])
+def test_close_frees_the_renderer_now(task_id: str) -> None:
+    """close() frees render()'s GL context at once: left to a garbage
+    collection, dm_control's can deadlock (see the fixture above)."""
+    env = envpool_x.make_gymnasium(task_id, num_envs=1, render_mode="rgb_array")
+    env.reset()
+    env.render()
+    drawer = env._frames._drawer
+    assert drawer is not None and not drawer.closed
+    env.close()
+    assert drawer.closed
 
 
 @pytest.mark.parametrize("task_id", ["Hopper-v5", "WalkerWalk-v1"])

@@ -218,7 +218,7 @@ def _resolver(domain: str) -> Any:
 def _frame_drawer(spec: EnvSpec) -> Callable[[np.ndarray], np.ndarray]:
     """The family's renderer: dm_control's ``Physics.render``, set to each env's state."""
     (domain,) = [d for d, _, pool, _ in DOMAINS if pool == spec.entry.pool_name]
-    return DmcFrames(domain, str(spec.env_config["task_name"]), spec.env_config).frame
+    return DmcFrames(domain, str(spec.env_config["task_name"]), spec.env_config)
 
 
 def _id_of_task(prefix: str, tasks: tuple[str, ...]) -> Callable[[Any], str | None]:

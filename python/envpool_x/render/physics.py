@@ -53,7 +53,12 @@ class MujocoFrames:
             env: Any = gymnasium.make(f"{name}-v5", **kwargs).unwrapped
         self._env = env
         self._nq = int(self._env.model.nq)
+        self.closed = False
         self.shape = (int(self._env.height), int(self._env.width))
+
+    def __call__(self, state: np.ndarray) -> np.ndarray:
+        """The frame of ``state`` (qpos then qvel)."""
+        return self.frame(state)
 
     def frame(self, state: np.ndarray) -> np.ndarray:
         self._env.set_state(state[: self._nq], state[self._nq :])
@@ -73,7 +78,9 @@ class MujocoFrames:
         renderer._set_cam_config()
 
     def close(self) -> None:
+        """Free gymnasium's renderer and its GL context."""
         self._env.close()
+        self.closed = True
 
 
 def _pixel_view(env_config: dict[str, Any]) -> dict[str, Any]:
@@ -109,8 +116,15 @@ class DmcFrames:
     HEIGHT, WIDTH = 240, 320  # dm_control's Physics.render defaults
 
     def __init__(self, domain: str, task: str, env_config: dict[str, Any] | None = None) -> None:
+        import gc
+
         from dm_control import suite
 
+        # dm_control frees a GL context under its executor pool's lock, which
+        # it takes again to make ours: garbage holding one (an env no one
+        # closed) is freed now, not by a collection run inside that lock.
+        gc.collect()
+        self.closed = False
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             self._env = suite.load(domain, task)
@@ -123,6 +137,10 @@ class DmcFrames:
         else:
             self.shape = (self.HEIGHT, self.WIDTH)
         self._enlarge_offscreen_buffer()
+
+    def __call__(self, state: np.ndarray) -> np.ndarray:
+        """The frame of ``state`` (integration state, then the task's values)."""
+        return self.frame(state)
 
     def frame(self, state: np.ndarray) -> np.ndarray:
         import mujoco
@@ -163,9 +181,12 @@ class DmcFrames:
             ctx.call(mujoco.mjr_uploadHField, model.ptr, contexts.mujoco.ptr, 0)
 
     def close(self) -> None:
+        """Free the physics and its GL contexts now: dm_control frees them under
+        a lock that a garbage collection run inside it would wait on forever."""
         self._env.physics.free()
+        self.closed = True
 
 
 def mujoco_drawer(spec: EnvSpec) -> Callable[[np.ndarray], np.ndarray]:
     """The MuJoCo family's renderer: gymnasium's, set to each env's state."""
-    return MujocoFrames(spec.id, spec.env_config).frame
+    return MujocoFrames(spec.id, spec.env_config)
