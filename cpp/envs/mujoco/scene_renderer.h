@@ -131,10 +131,13 @@ class SceneRenderer {
     auto made = std::make_unique<ModelContext>();
     made->assets = assets;
     // mjr_makeContext sizes the offscreen buffer from the model's visual
-    // settings: a shallow copy of the model asks for at least the frame.
+    // settings: a shallow copy of the model asks for the frame's size. Not the
+    // model's (640 x 480 mostly): each frame clears the whole buffer, and the
+    // pixels of a viewport do not depend on the buffer around it. The samples
+    // stay the model's, as dm_control and gymnasium draw with them.
     mjModel sized = *assets;
-    sized.vis.global.offwidth = std::max(sized.vis.global.offwidth, width);
-    sized.vis.global.offheight = std::max(sized.vis.global.offheight, height);
+    sized.vis.global.offwidth = width;
+    sized.vis.global.offheight = height;
     mjv_defaultScene(&made->scene);
     mjr_defaultContext(&made->context);
     {
