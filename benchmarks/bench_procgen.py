@@ -32,7 +32,7 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent / "tests" / "oracles"))
 
 from bench_classic import to_markdown, write_section  # noqa: E402
-from procgen_libenv import OracleGames, load_library  # noqa: E402
+from procgen_libenv import OracleGames, libenv_options, load_library  # noqa: E402
 
 from envpool_x import _core, bench, make_spec  # noqa: E402
 from envpool_x.families import procgen  # noqa: E402
@@ -42,29 +42,9 @@ def libenv_runner(task: str, num_envs: int, threads: int) -> bench.Runner:
     """procgen's own vector env: one libenv handle of num_envs games, its threads."""
     config = make_spec(task).env_config
     library = load_library(config["library_path"])
-    keys = (
-        "use_sequential_levels",
-        "center_agent",
-        "use_backgrounds",
-        "use_monochrome_assets",
-        "restrict_themes",
-        "use_generated_assets",
-        "paint_vel_info",
-        "use_easy_jump",
-    )
-    options: dict[str, object] = {k: bool(config[k]) for k in keys}
-    options.update(
-        env_name=config["env_name"],
-        num_levels=0,
-        start_level=0,
-        num_actions=15,
-        debug_mode=0,
-        rand_seed=0,
-        num_threads=threads,
-        render_human=False,
-        resource_root=config["resource_root"],
-        distribution_mode=config["distribution_mode"],
-    )
+    # The oracle's options (as procgen's Python env passes them), with procgen's threads on.
+    options = libenv_options(config, rand_seed=0, resource_root=config["resource_root"])
+    options.update(num_levels=0, start_level=0, num_threads=threads)
     games = OracleGames(library, num_envs, options)
     rng = np.random.default_rng(0)
     acts = [rng.integers(0, 15, num_envs).astype(np.int32) for _ in range(64)]

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import argparse
 import time
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import torch
@@ -21,7 +23,10 @@ from torch.distributions import Categorical
 import envpool_x
 
 
-def parse_args() -> argparse.Namespace:
+def parse_args(
+    extra: Callable[[argparse.ArgumentParser], None] | None = None,
+) -> argparse.Namespace:
+    """The PPO options, plus those ``extra`` adds (examples/ppo_cartpole_curriculum.py)."""
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--env-id", default="CartPole-v1")
     p.add_argument("--seed", type=int, default=1)
@@ -38,6 +43,8 @@ def parse_args() -> argparse.Namespace:
     p.add_argument("--ent-coef", type=float, default=0.01)
     p.add_argument("--vf-coef", type=float, default=0.5)
     p.add_argument("--max-grad-norm", type=float, default=0.5)
+    if extra is not None:
+        extra(p)
     return p.parse_args()
 
 
@@ -68,8 +75,13 @@ class Agent(nn.Module):
         return action, dist.log_prob(action), dist.entropy(), self.value(x)
 
 
-def main() -> None:
-    args = parse_args()
+#: Called after each update with (args, envs, update, finished episode returns);
+#: what it returns is appended to the update's line.
+UpdateHook = Callable[[argparse.Namespace, Any, int, list[float]], str]
+
+
+def main(args: argparse.Namespace | None = None, after_update: UpdateHook | None = None) -> None:
+    args = args if args is not None else parse_args()
     torch.manual_seed(args.seed)
     np.random.seed(args.seed)
     envs = envpool_x.make_gymnasium(
@@ -154,9 +166,10 @@ def main() -> None:
         recent = finished[-20:]
         mean = f"{np.mean(recent):.1f}" if recent else "n/a"
         sps = int(update * batch / (time.time() - start))
+        note = after_update(args, envs, update, finished) if after_update else ""
         print(
             f"update {update}/{num_updates} steps={update * batch} "
-            f"episodes={len(finished)} mean_return_last20={mean} sps={sps}",
+            f"episodes={len(finished)} mean_return_last20={mean} sps={sps}{note}",
             flush=True,
         )
     envs.close()

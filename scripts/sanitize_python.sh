@@ -18,12 +18,13 @@ CXX="${CXX:-g++}"
 # Ctrl-C during a blocking recv), lifetime (close under load and racing other
 # threads, exit and GC with work in flight, many pools, two threads on one env,
 # fork, NaN), the short stateful fuzz run, the API (gymnasium / dm_env, async,
-# pickling) and Atari through Python (ALE instrumented too).
+# pickling), per-env parameters (staged while an env is in flight, applied by
+# its worker at reset) and Atari through Python (ALE instrumented too).
 tests=(tests/backends/cpu/test_engine.py tests/backends/cpu/test_engine_autoreset.py
        tests/backends/cpu/test_errors.py tests/backends/cpu/test_lifetime.py tests/backends/cpu/test_fuzz.py
        tests/front_ends/test_api_make_and_registry.py tests/front_ends/test_api_gymnasium.py
        tests/front_ends/test_api_gymnasium_wrappers.py tests/front_ends/test_api_dm_env.py
-       tests/front_ends/test_api_pickling.py
+       tests/front_ends/test_api_pickling.py tests/front_ends/test_params_api.py
        tests/families/test_atari_frames.py tests/families/test_atari_episodes.py
        tests/families/test_atari_options.py tests/families/test_atari_library.py)
 # Left out: RSS under a sanitizer measures its shadow memory and quarantine,

@@ -38,8 +38,13 @@ void BindBox2d(py::module_& m) {
   py::class_<LunarLanderSim>(m, "LunarLanderSim")
       .def(py::init([](bool continuous, double gravity, bool enable_wind, double wind_power,
                        double turbulence_power, bool particles) {
-             box2d::LunarLanderParams p{continuous, gravity,          enable_wind,
-                                        wind_power, turbulence_power, particles};
+             box2d::LunarLanderParams p;
+             p.continuous = continuous;
+             p.gravity = gravity;
+             p.enable_wind = enable_wind;
+             p.wind_power = wind_power;
+             p.turbulence_power = turbulence_power;
+             p.particles = particles;
              return std::make_unique<LunarLanderSim>(p);
            }),
            py::arg("continuous"), py::arg("gravity"), py::arg("enable_wind"), py::arg("wind_power"),

@@ -70,6 +70,10 @@ PYBIND11_MODULE(_core, m) {
       [](uint64_t seed, uint64_t env_id) { return envpool_x::DeriveEnvSeed(seed, env_id); },
       "The seed env `env_id` gets when the pool is seeded with the integer `seed`.");
   m.def(
+      "pool_seed_of",
+      [](uint64_t env_seed, uint64_t env_id) { return envpool_x::PoolSeedOf(env_seed, env_id); },
+      "derive_env_seed's inverse: the pool seed that gives env `env_id` the seed `env_seed`.");
+  m.def(
       "philox_uniform",
       [](uint64_t key, uint64_t start, int n) {
         envpool_x::Rng rng(key);

@@ -13,6 +13,7 @@
 #include "bindings/conversions.h"
 #include "bindings/py_pool.h"
 #include "core/env_pool.h"
+#include "core/params.h"
 #include "core/pool_options.h"
 #include "core/random.h"
 #include "core/raw_loop.h"
@@ -57,6 +58,14 @@ class TypedPyPool final : public PyPool {
 
 template <typename P>
 void DefPoolMethods(py::class_<P>& cls);
+
+// The checked ids of `env_id` (None: all), as a copy.
+template <typename P>
+std::vector<int32_t> ParamIds(P& p, const py::object& env_id) {
+  if (env_id.is_none()) return p.pool().ResolveIds(nullptr, 0, false);
+  auto ids = EnvIdArray(env_id);
+  return p.pool().ResolveIds(ids.data(), ids.size(), true);
+}
 
 // Registers the pool class of env type Env in module m, named Env::kName.
 template <typename Env>
@@ -112,9 +121,14 @@ void BindEnv(py::module_& m) {
           "Heap bytes of the pool's bookkeeping (queues, per-env state, actions, seeds), "
           "beside the envs and the output rows.")
       .def_static("default_config", [] { return ConfigToDict(Env::DefaultConfig()); })
+      .def_static(
+          "param_specs", [] { return ParamSpecsToList(ParamSpecsOf<Env>()); },
+          "The per-env parameters (docs/params.md): dicts of name, low, high, mid_episode.")
       .def_static("env_spec",
                   [](const py::dict& cfg) {
-                    return EnvSpecToDict(Env::Spec(ConfigFromDict(Env::DefaultConfig(), cfg)));
+                    const Config config = ConfigFromDict(Env::DefaultConfig(), cfg);
+                    ParamValuesOf(ParamSpecsOf<Env>(), config);  // in their ranges
+                    return EnvSpecToDict(Env::Spec(config));
                   })
       .def_static(
           "raw_loop",
@@ -133,6 +147,38 @@ void BindEnv(py::module_& m) {
           "resets when terminated or, if max_episode_steps > 0, after that many steps.");
   auto cls = py::reinterpret_borrow<py::class_<P>>(m.attr(Env::kName));
   DefPoolMethods(cls);
+}
+
+inline py::list ParamSpecsToList(const std::vector<ParamSpec>& specs) {
+  py::list l;
+  for (const ParamSpec& spec : specs) {
+    py::dict d;
+    d["name"] = spec.name;
+    d["low"] = spec.low;
+    d["high"] = spec.high;
+    d["mid_episode"] = spec.mid_episode;
+    l.append(d);
+  }
+  return l;
+}
+
+// set_params's `settings`: name -> (draw, a, b, choices) with a and b one
+// value per env named (or one for all) and draw a ParamDraw code
+// (python/envpool_x/params.py builds them).
+inline std::vector<ParamSetting> ParamSettingsOf(const py::tuple& t) {
+  const auto draw = static_cast<ParamDraw>(t[0].cast<int>());
+  const auto a = t[1].cast<std::vector<double>>();
+  const auto b = t[2].cast<std::vector<double>>();
+  const auto choices = t[3].cast<std::vector<double>>();
+  if (a.size() != b.size()) throw ValueError("set_params: a and b differ in length");
+  std::vector<ParamSetting> settings(a.size());
+  for (size_t j = 0; j < a.size(); ++j) {
+    settings[j].draw = draw;
+    settings[j].a = a[j];
+    settings[j].b = b[j];
+    if (draw == ParamDraw::kChoice) settings[j].choices = choices;
+  }
+  return settings;
 }
 
 // The methods every pool class has (P derives from PyPool): the protocol,
@@ -166,6 +212,35 @@ void DefPoolMethods(py::class_<P>& cls) {
       .def("render", static_cast<decltype(&PyPool::Render)>(&PyPool::Render),
            py::arg("env_id") = py::none())
       .def("set_state", static_cast<decltype(&PyPool::SetState)>(&PyPool::SetState))
+      .def(
+          "set_params",
+          [](P& p, const py::object& env_id, const py::dict& settings, bool immediate,
+             bool require_idle) {
+            PyPool::Guard g(&p);
+            std::vector<int32_t> ids = ParamIds(p, env_id);
+            std::vector<std::string> names;
+            std::vector<std::vector<ParamSetting>> values;
+            for (auto item : settings) {
+              names.push_back(item.first.cast<std::string>());
+              values.push_back(ParamSettingsOf(item.second.cast<py::tuple>()));
+            }
+            p.pool().SetParams(ids, names, values, immediate, require_idle);
+          },
+          py::arg("env_id"), py::arg("settings"), py::arg("immediate") = false,
+          py::arg("require_idle") = false)
+      .def(
+          "get_params",
+          [](P& p, const py::object& env_id) {
+            PyPool::Guard g(&p);
+            std::vector<int32_t> ids = ParamIds(p, env_id);
+            const size_t n = p.pool().param_specs().size();
+            std::vector<double> values = p.pool().GetParams(ids);
+            py::array_t<double> out({ids.size(), n});
+            std::copy(values.begin(), values.end(), out.mutable_data());
+            return out;
+          },
+          py::arg("env_id") = py::none(),
+          "(len(env_id), parameters) float64: the values each env runs with now.")
       .def("profile_rounds", static_cast<decltype(&PyPool::ProfileRounds)>(&PyPool::ProfileRounds),
            py::arg("on") = true,
            "Starts (on=True) or stops timing the sync rounds; either way the totals restart.")

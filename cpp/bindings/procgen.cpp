@@ -12,11 +12,6 @@ void BindProcgen(py::module_& m) {
   BindEnv<Procgen>(m);
   m.attr("procgen_version") = ENVPOOL_X_PROCGEN_VERSION;
   m.attr("procgen_build_dir") = ENVPOOL_X_PROCGEN_BUILD_DIR;
-  m.def(
-      "procgen_rand_seed", [](uint64_t env_seed) { return Procgen::RandSeed(Rng(env_seed)); },
-      py::arg("env_seed"),
-      "procgen's rand_seed of the game an env starts after it is seeded with `env_seed`: "
-      "the env is then game 0 of procgen's own env made with num=1 and this rand_seed.");
   // One game stepped by the library alone (no pool, no copy): the
   // benchmarks' measure of the engine's own cost per step.
   m.def(

@@ -13,6 +13,7 @@
 
 #include "core/env.h"
 #include "core/env_boundary.h"
+#include "core/params.h"
 #include "core/pool_base.h"
 
 namespace envpool_x {
@@ -73,6 +74,11 @@ class EnvPool final : public PoolBase {
         ApplyMaxEpisodeSteps(*env_at_[i], opt.max_episode_steps);
       });
     }
+    if constexpr (HasParams<Env>()) {
+      std::vector<ParamSpec> specs = Env::ParamSpecs();
+      std::vector<double> defaults = ParamValuesOf(specs, env_config);
+      params_.Init(std::move(specs), std::move(defaults), n);
+    }
     if constexpr (kSteppedInParts) EnablePairs(options().num_threads + 1);
     StartWorkers();
   }
@@ -99,6 +105,9 @@ class EnvPool final : public PoolBase {
 
  public:  // for RunChunkT
   void ResetEnv(int env_id, Rng& rng, const StepOutput& out) { env_at_[env_id]->Reset(rng, out); }
+  void ApplyParams(int env_id, const double* values) {
+    if constexpr (HasParams<Env>()) env_at_[env_id]->SetParams(values);
+  }
   int32_t ElapsedAfterReset(int env_id) const { return ElapsedAfterResetOf(*env_at_[env_id]); }
   void StepEnv(int env_id, const void* action, Rng& rng, const StepOutput& out) {
     StepWhole(*env_at_[env_id], action, rng, out);
@@ -124,6 +133,9 @@ class EnvPool final : public PoolBase {
   }
   void DoSetState(int env_id, const std::vector<double>& s) override {
     CallEnvCode(Env::kName, "SetState", env_id, [&] { env_at_[env_id]->SetState(s); });
+  }
+  void DoApplyParams(int env_id, const double* values) override {
+    CallEnvCode(Env::kName, "SetParams", env_id, [&] { ApplyParams(env_id, values); });
   }
   std::array<int, 2> RenderShape() const override {
     if constexpr (RendersItself<Env>()) return {Env::kRenderHeight, Env::kRenderWidth};

@@ -23,6 +23,7 @@
 #include "core/env.h"
 #include "core/env_boundary.h"
 #include "core/output_rows.h"
+#include "core/param_store.h"
 #include "core/pool_options.h"
 #include "core/random.h"
 #include "core/spec.h"
@@ -58,7 +59,10 @@ class EnvRunner {
     action_bytes_ = CheckedBytes(sizeof(int32_t), spec_.action.NumElements(), "the action");
     actions_.reset(new uint8_t[CheckedBytes(action_bytes_, opt_.num_envs, "the actions")]());
     states_.resize(opt_.num_envs);
-    for (int i = 0; i < opt_.num_envs; ++i) states_[i].rng.Seed(opt_.env_seeds[i]);
+    for (int i = 0; i < opt_.num_envs; ++i) {
+      states_[i].rng.Seed(opt_.env_seeds[i]);
+      states_[i].param_rng.Seed(ParamStreamKey(opt_.env_seeds[i]));
+    }
   }
 
   const EnvSpec& spec() const { return spec_; }
@@ -77,9 +81,11 @@ class EnvRunner {
     uint64_t seed = 0;
     int32_t next = -1;  // the next env of the same chunk
     int32_t elapsed = 0;
-    bool done = false;         // last step ended the episode
-    bool force_reset = false;  // the env threw; start over
-    bool has_state = false;    // its last reset completed (state access and frames need one)
+    bool done = false;             // last step ended the episode
+    bool force_reset = false;      // the env threw; start over
+    bool has_state = false;        // its last reset completed (state access and frames need one)
+    bool params_at_reset = false;  // its next reset applies its parameter settings
+    Rng param_rng;                 // draws of its randomised parameters (core/params.h)
   };
 
   // Steps or resets the envs of `c`; Pool (EnvPool<Env>) provides the env
@@ -280,7 +286,12 @@ class EnvRunner {
                bool keep_reward = false) {
     if (s.reseed) {
       s.rng.Seed(s.seed);
+      s.param_rng.Seed(ParamStreamKey(s.seed));
       s.reseed = false;
+    }
+    if (s.params_at_reset) {
+      s.params_at_reset = params_.Draw(id, s.param_rng);
+      pool.ApplyParams(id, params_.values(id));
     }
     s.force_reset = false;
     s.has_state = false;  // until this reset completes
@@ -338,6 +349,7 @@ class EnvRunner {
   size_t action_bytes_ = 0;
   std::unique_ptr<uint8_t[]> actions_;  // the last action sent to each env
   std::vector<EnvState> states_;
+  ParamStore params_;  // per-env parameters (core/param_store.h)
   // Completion: what the caller waits for, and how it is woken.
   std::counting_semaphore<> done_sem_{0};
   alignas(64) std::atomic<bool> waiting_{false};

@@ -31,6 +31,7 @@
 #include "core/env_ids.h"
 #include "core/errors.h"
 #include "core/in_flight.h"
+#include "core/params.h"
 #include "core/scheduler.h"
 
 namespace envpool_x {
@@ -217,6 +218,7 @@ class PoolBase : public Scheduler {
       const int32_t* ids = reinterpret_cast<const int32_t*>(batch.data[layout().env_id]);
       for (int s = 0; s < batch.count; ++s) in_flight_.Free(ids[s]);
     }
+    if (params_.has_staged()) CommitStagedParams();
     ThrowRecordedError();
     return batch;
   }
@@ -253,6 +255,33 @@ class PoolBase : public Scheduler {
     DoSetState(env_id, s);
   }
 
+  // Per-env parameters (core/param_store.h): settings[k] for names[k] of the
+  // envs in `ids`; `immediate`: values applied now, mid-episode; `require_idle`:
+  // refused if an env is in flight. Checks all before it changes anything.
+  const std::vector<ParamSpec>& param_specs() const { return params_.specs(); }
+  void SetParams(const std::vector<int32_t>& ids, const std::vector<std::string>& names,
+                 const std::vector<std::vector<ParamSetting>>& settings, bool immediate,
+                 bool require_idle = false) {
+    CheckOpen();
+    const std::vector<size_t> index = params_.Check(ids, names, settings, immediate);
+    if (immediate) {
+      for (int32_t id : ids) CheckStateAccess(id, "set_params(immediate=True)");
+    }
+    if (require_idle) {
+      for (int32_t id : ids) {
+        if (in_flight_.busy(id)) ThrowNotIdle(id, false);
+      }
+    }
+    params_.Write(
+        ids, index, settings, immediate, [this](int32_t id) { return in_flight_.busy(id); },
+        [this](int32_t id) { states_[id].params_at_reset = true; },
+        [this](int32_t id) { DoApplyParams(id, params_.values(id)); });
+  }
+  // What each env of `ids` runs with now (row-major; see ParamStore::Values).
+  std::vector<double> GetParams(const std::vector<int32_t>& ids) const {
+    return params_.Values(ids);
+  }
+
   // {height, width} of the frames Render writes; {0, 0} when the env is
   // drawn from its state instead (see core/env.h).
   virtual std::array<int, 2> RenderShape() const { return {0, 0}; }
@@ -267,6 +296,8 @@ class PoolBase : public Scheduler {
     throw ValueError("this env draws no frames of its own");
   }
   virtual std::vector<double> DoGetState(int env_id) = 0;
+  // Env `env_id` (idle) runs with `values` from now on (core/params.h).
+  virtual void DoApplyParams(int /*env_id*/, const double* /*values*/) {}
   virtual void DoSetState(int env_id, const std::vector<double>& s) = 0;
 
  private:
@@ -300,6 +331,12 @@ class PoolBase : public Scheduler {
     }
     std::memcpy(actions_.get(), actions, action_bytes_ * n);
     return true;
+  }
+
+  // Settings made while their envs were in flight, for those now received.
+  void CommitStagedParams() {
+    params_.CommitStaged([this](int32_t id) { return !in_flight_.busy(id); },
+                         [this](int32_t id) { states_[id].params_at_reset = true; });
   }
 
   void CheckIdleOne(int32_t id, bool stepping) const {

@@ -17,9 +17,31 @@ ENVPOOL_X_HD inline uint64_t SplitMix64(uint64_t x) {
   return x ^ (x >> 31);
 }
 
+// x ^ (x >> shift) undone (0 < shift < 64).
+ENVPOOL_X_HD inline uint64_t UndoXorShiftRight(uint64_t y, int shift) {
+  uint64_t x = y;
+  for (int s = shift; s < 64; s += shift) x ^= y >> s;
+  return x;
+}
+
+// SplitMix64's inverse: every step of the mix is a bijection of 64-bit words
+// (the multipliers' inverses are mod 2^64).
+ENVPOOL_X_HD inline uint64_t UnmixSplitMix64(uint64_t x) {
+  x = UndoXorShiftRight(x, 31) * 0x319642B2D24D8EC3ULL;
+  x = UndoXorShiftRight(x, 27) * 0x96DE1B173F119089ULL;
+  return UndoXorShiftRight(x, 30) - 0x9E3779B97F4A7C15ULL;
+}
+
 // The seed of env `env_id` when the pool is seeded with one integer.
 ENVPOOL_X_HD inline uint64_t DeriveEnvSeed(uint64_t seed, uint64_t env_id) {
   return SplitMix64(SplitMix64(seed) ^ (env_id * 0xD1B54A32D192ED03ULL));
+}
+
+// DeriveEnvSeed's inverse for one env: the pool seed that gives env `env_id`
+// the seed `env_seed` (there is exactly one). An env whose engine seeds its
+// games from the pool's integer seed (Procgen) finds it from its own seed.
+ENVPOOL_X_HD inline uint64_t PoolSeedOf(uint64_t env_seed, uint64_t env_id) {
+  return UnmixSplitMix64(UnmixSplitMix64(env_seed) ^ (env_id * 0xD1B54A32D192ED03ULL));
 }
 
 struct Philox4x32 {

@@ -39,41 +39,37 @@ struct ParamContext {
 template <typename Env>
 struct ParamsOf;
 
+// Classic control: the CPU env's own reading of its config, so that every
+// declared constant (core/params.h) reaches the kernel as it reaches the env.
 template <>
 struct ParamsOf<CartPole> {
   static CartPoleKernel::Params Make(const ParamContext& c) {
-    CartPoleKernel::Params p;
-    p.sutton_barto_reward = c.cfg.Bool("sutton_barto_reward");
-    return p;
+    return CartPole::ParamsFromConfig(c.cfg);
   }
 };
 template <>
 struct ParamsOf<Pendulum> {
   static PendulumKernel::Params Make(const ParamContext& c) {
-    PendulumKernel::Params p;
-    p.SetGravity(c.cfg.Double("g"));
-    return p;
+    return Pendulum::ParamsFromConfig(c.cfg);
   }
 };
 template <>
 struct ParamsOf<MountainCar> {
   static MountainCarKernel::Params Make(const ParamContext& c) {
-    MountainCarKernel::Params p;
-    p.goal_velocity = c.cfg.Double("goal_velocity");
-    return p;
+    return MountainCar::ParamsFromConfig(c.cfg);
   }
 };
 template <>
 struct ParamsOf<MountainCarContinuous> {
   static MountainCarContinuousKernel::Params Make(const ParamContext& c) {
-    MountainCarContinuousKernel::Params p;
-    p.goal_velocity = c.cfg.Double("goal_velocity");
-    return p;
+    return MountainCarContinuous::ParamsFromConfig(c.cfg);
   }
 };
 template <>
 struct ParamsOf<Acrobot> {
-  static AcrobotKernel::Params Make(const ParamContext&) { return AcrobotKernel::Params{}; }
+  static AcrobotKernel::Params Make(const ParamContext& c) {
+    return Acrobot::ParamsFromConfig(c.cfg);
+  }
 };
 
 // The pool's graphs (one, or one per env as the CPU pool gives env i graph

@@ -54,6 +54,11 @@ def _cmd_info(args: argparse.Namespace) -> int:
     for key, value in spec.config_dict().items():
         valid = f"  # {declared[key].summary()}" if key in declared else ""
         print(f"  {key} = {value!r}{valid}")
+    if spec.params:  # docs/params.md
+        print("per-env parameters (env.set_params; also config keys):")
+        for p in spec.params.values():
+            when = "mid-episode or at reset" if p.mid_episode else "at reset"
+            print(f"  {p.name} = {p.default!r}  # [{p.low:g}, {p.high:g}], {when}")
     print(f"frame: {_frame_size(args.task)}")
     if args.num_envs:
         for line in memory.describe(spec):

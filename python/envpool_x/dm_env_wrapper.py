@@ -14,11 +14,12 @@ from envpool_x.backends import create_pool
 from envpool_x.backends.arrays import host_ids
 from envpool_x.dm_single_env import DmSingleEnv
 from envpool_x.legacy_seed import pending_seed
+from envpool_x.params import ParamsMixin
 from envpool_x.render import FrameSource, render
 from envpool_x.spec import EnvSpec, observation_tuple
 
 
-class DmEnvPool(dm_env.Environment):  # type: ignore[misc]
+class DmEnvPool(ParamsMixin, dm_env.Environment):  # type: ignore[misc]
     """A batch of envs with the dm_env API.
 
     Each TimeStep field has a leading batch dimension. ``observation`` is a
@@ -33,6 +34,11 @@ class DmEnvPool(dm_env.Environment):  # type: ignore[misc]
     """
 
     def __init__(self, spec: EnvSpec) -> None:
+        if spec.config.params_info:
+            raise ValueError(
+                "params_info=True is for the gymnasium API (info['params']); with dm_env "
+                "read env.get_params(timestep.observation.env_id)"
+            )
         if spec.config.autoreset_mode == "same_step":
             raise ValueError(
                 "make_dm supports autoreset_mode 'next_step' and 'disabled': a dm_env "

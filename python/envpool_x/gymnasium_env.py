@@ -14,6 +14,7 @@ from envpool_x.backends.checks import reset_ids
 from envpool_x.backends.contract import DevicePool, Pool
 from envpool_x.gymnasium_single_env import GymnasiumSingleEnv
 from envpool_x.legacy_seed import pending_seed
+from envpool_x.params import ParamsMixin, add_params_info, set_params
 from envpool_x.render import RENDER_MODES, FrameSource, render
 from envpool_x.spec import EnvSpec
 
@@ -40,7 +41,7 @@ _MODES = {
 }
 
 
-class GymnasiumEnvPool(gymnasium.vector.VectorEnv, gymnasium.Env):  # type: ignore[misc]
+class GymnasiumEnvPool(ParamsMixin, gymnasium.vector.VectorEnv, gymnasium.Env):  # type: ignore[misc]
     """A batch of envs stepped by C++ worker threads, with the gymnasium API.
 
     Like EnvPool's, it is both a ``gymnasium.vector.VectorEnv`` and a
@@ -98,6 +99,15 @@ class GymnasiumEnvPool(gymnasium.vector.VectorEnv, gymnasium.Env):  # type: igno
         self._pending_seed: int | None = None
         if spec.obs_tuple:  # e.g. Blackjack: gymnasium's Tuple of Discretes
             self._pool = _TupleObsPool(self._pool)
+        # params_info=True: the parameter names whose values info["params"] carries.
+        self._params_info: list[str] | None = None
+        if spec.config.params_info:
+            if not hasattr(self._pool, "get_params"):
+                self._pool.close()
+                raise NotImplementedError(
+                    "params_info=True needs per-env parameters, which only device='cpu' has"
+                )
+            self._params_info = list(spec.params)
 
     def __len__(self) -> int:
         return int(self.num_envs)
@@ -123,9 +133,12 @@ class GymnasiumEnvPool(gymnasium.vector.VectorEnv, gymnasium.Env):  # type: igno
         """Reset all envs, or those in ``env_id`` / ``options["reset_mask"]``.
 
         ``env_id`` may be passed positionally (EnvPool's ``reset(env_id)``).
-        ``seed`` (an int in [0, 2**64), or one per env reset) re-seeds before
-        resetting; without it each env continues its own random stream, unless
-        :meth:`seed` left seeds for this reset.
+        ``options["params"]`` (``{name: value or distribution}``, as
+        :meth:`set_params` takes them) sets the parameters of the envs this
+        call resets, from this reset on (docs/params.md). ``seed`` (an int in
+        [0, 2**64), or one per env reset) re-seeds before resetting; without
+        it each env continues its own random stream, unless :meth:`seed` left
+        seeds for this reset.
 
         Returns:
             ``(obs, info)``, in the order of ``env_id`` (env order when None);
@@ -139,6 +152,8 @@ class GymnasiumEnvPool(gymnasium.vector.VectorEnv, gymnasium.Env):  # type: igno
                 an env with work in flight, or a closed env.
         """
         ids = reset_ids(self.num_envs, env_id, options)
+        if options and "params" in options:  # for the envs this call resets
+            set_params(self._pool, self.num_envs, ids, options["params"], False, True)
         if seed is None and self._pending_seed is not None:
             seed, self._pending_seed = self._pending_seed, None
         if self._on_device and options and "reset_mask" in options:
@@ -156,7 +171,10 @@ class GymnasiumEnvPool(gymnasium.vector.VectorEnv, gymnasium.Env):  # type: igno
             info = {k: v for k, v in info.items() if not k.startswith("final")}
             info.update({f"_{k}": mask for k in list(info)})
             return (obs, info) if self._return_info else obs
-        obs, _, _, _, info = self._pool.reset(ids, seed)
+        result = self._pool.reset(ids, seed)
+        if self._params_info is not None:
+            add_params_info(self._pool, self._params_info, result)
+        obs, _, _, _, info = result
         if options and "reset_mask" in options:
             obs, info = self._full_batch(ids, obs, info)
         elif ids is None and self._track_last_obs and isinstance(obs, (np.ndarray, dict)):
@@ -211,6 +229,8 @@ class GymnasiumEnvPool(gymnasium.vector.VectorEnv, gymnasium.Env):  # type: igno
         except RuntimeError as error:
             _raise_if_not_reset(error)
             raise
+        if self._params_info is not None:
+            add_params_info(self._pool, self._params_info, result)
         if self._last_obs is not None:
             if env_id is None:
                 self._last_obs = result[0]
@@ -275,7 +295,10 @@ class GymnasiumEnvPool(gymnasium.vector.VectorEnv, gymnasium.Env):  # type: igno
             RuntimeError: nothing (or less than ``batch_size``) in flight.
             KeyboardInterrupt: Ctrl-C while waiting.
         """
-        return self._pool.recv()
+        result = self._pool.recv()
+        if self._params_info is not None:
+            add_params_info(self._pool, self._params_info, result)
+        return result
 
     def xla(self) -> tuple[Any, Any, Any, Any]:
         """``(handle, recv, send, step)``: this env's send / recv / step for ``jax.jit``.
@@ -287,9 +310,16 @@ class GymnasiumEnvPool(gymnasium.vector.VectorEnv, gymnasium.Env):  # type: igno
 
         Raises:
             ImportError: JAX is not installed (``pip install "envpool-x[jax]"``).
+            ValueError: the env was made with ``params_info=True``.
             RuntimeError: this build of envpool_x has no XLA support.
         """
         from envpool_x.xla import make_xla
+
+        if self._params_info is not None:
+            raise ValueError(
+                "env.xla() results carry no info['params']: make the env without "
+                "params_info=True and read env.get_params() between jitted calls"
+            )
 
         return make_xla(self, "gym_classic" if self._classic_gym_api else "gymnasium")
 

@@ -16,6 +16,7 @@ from envpool_x.backends.checks import seed_list
 from envpool_x.backends.contract import AutoresetMode, Backend
 from envpool_x.envpool_names import EnvPoolNames
 from envpool_x.options import check_env_types, check_options
+from envpool_x.params import ParamInfo, task_params
 from envpool_x.registration import TaskEntry, lookup
 from envpool_x.render import check_render_mode
 
@@ -37,6 +38,8 @@ POOL_DEFAULTS: dict[str, Any] = {
     # None, "rgb_array" or "human" (envpool_x.render): what env.render() does.
     "render_mode": None,
     "check_memory": True,  # False: skip the memory check (envpool_x.memory)
+    # True: info["params"] holds the per-env parameters each env runs with (envpool_x.params).
+    "params_info": False,
 }
 AUTORESET_MODES = tuple(m.value for m in AutoresetMode)
 # gymnasium.vector.AutoresetMode's values, for its enum and its spelling.
@@ -292,6 +295,12 @@ class EnvSpec:
             if self.num_agents > 1
             else self.observation_space
         )
+
+    @property
+    def params(self) -> dict[str, ParamInfo]:
+        """The per-env parameters the task declares (docs/params.md), by name,
+        with this config's values as defaults; empty for a task without any."""
+        return task_params(self)
 
     @property
     def gymnasium_observation_space(self) -> spaces.Space[Any]:

@@ -1,7 +1,7 @@
 """Procgen against procgen's own engine, driven directly (tests/oracles/procgen_libenv.py).
 
-Our env is game 0 of procgen's env made with num=1 and rand_seed=R, where R is
-drawn from the env's seed stream (``_core.procgen_rand_seed``). The oracle is
+Env 0 of a pool seeded with S is game 0 of procgen's env made with rand_seed=S
+(tests/families/test_procgen_seeds.py checks the other envs). The oracle is
 that game, made and stepped by the same libenv.so through its C API with none
 of our code; observations, rewards, episode ends and level seeds must be equal
 at every step of whole episodes of random actions. Procgen starts the next
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from procgen_libenv import OracleGames, load_library
+from procgen_libenv import OracleGames, game_level_generator_seed, libenv_options, load_library
 
 import envpool_x
 from conftest import ci_sample
@@ -31,40 +31,20 @@ def library():
 
 
 def oracle_options(config: dict, rand_seed: int) -> dict:
-    """procgen's libenv options for an env config, as procgen's Python env types them."""
-    keys = (
-        "use_sequential_levels",
-        "center_agent",
-        "use_backgrounds",
-        "use_monochrome_assets",
-        "restrict_themes",
-        "use_generated_assets",
-        "paint_vel_info",
-        "use_easy_jump",
-    )
-    options: dict[str, object] = {k: bool(config[k]) for k in keys}
-    options.update(
-        env_name=config["env_name"],
-        num_levels=int(config["num_levels"]),
-        start_level=int(config["start_level"]),
-        num_actions=15,
-        debug_mode=0,
-        rand_seed=rand_seed,
-        num_threads=0,
-        render_human=False,
-        resource_root=str(family.data_dir() / "assets") + "/",
-        distribution_mode=int(config["distribution_mode"]),
-    )
-    return options
+    """procgen's libenv options for an env config and ``rand_seed``."""
+    return libenv_options(config, rand_seed, family.data_dir() / "assets")
 
 
-def compare_with_oracle(library, task: str, seed: int, steps: int, **kw) -> int:
-    """Step env 0 of ``task`` and its oracle game; return the episodes seen."""
+def compare_with_oracle(
+    library, task: str, seed: int, steps: int, rand_seed: int | None = None, **kw
+) -> int:
+    """Step env 0 of ``task`` and its oracle game, made with ``rand_seed`` (the
+    pool's seed when None); return the episodes seen."""
     env = envpool_x.make_gymnasium(task, num_envs=1, seed=seed, **kw)
     obs, info = env.reset()
-    rand_seed = _core.procgen_rand_seed(_core.derive_env_seed(seed, 0))
+    config = envpool_x.make_spec(task, **kw).env_config
     oracle = OracleGames(
-        library, 1, oracle_options(envpool_x.make_spec(task, **kw).env_config, rand_seed)
+        library, 1, oracle_options(config, seed if rand_seed is None else rand_seed)
     )
     rng = np.random.default_rng(seed)
     episodes, after_end = 0, False
@@ -117,10 +97,14 @@ def test_options_reach_the_engine(library):
         use_backgrounds=False,
         use_monochrome_assets=True,
         paint_vel_info=True,
-        use_generated_assets=True,
         restrict_themes=True,
     )
     compare_with_oracle(library, "CoinrunEasy-v0", seed=11, steps=300, **kw)
+    # procgen saves no game with generated assets: env 0 is then game 0 of
+    # procgen's env made with rand_seed = the seed of game 0's level generator.
+    rand_seed = game_level_generator_seed(11, 0)
+    kw["use_generated_assets"] = True
+    compare_with_oracle(library, "CoinrunEasy-v0", seed=11, steps=300, rand_seed=rand_seed, **kw)
     env = envpool_x.make_gymnasium(
         "CoinrunEasy-v0", num_envs=2, seed=1, channel_first=False, num_levels=3, start_level=50
     )
@@ -207,8 +191,7 @@ def test_missing_library(monkeypatch, tmp_path):
 def test_render_is_procgens_human_view(library):
     env = envpool_x.make_gymnasium("MazeEasy-v0", num_envs=1, seed=2, render_mode="rgb_array")
     env.reset()
-    rand_seed = _core.procgen_rand_seed(_core.derive_env_seed(2, 0))
-    options = oracle_options(envpool_x.make_spec("MazeEasy-v0").env_config, rand_seed)
+    options = oracle_options(envpool_x.make_spec("MazeEasy-v0").env_config, 2)
     oracle = OracleGames(library, 1, {**options, "render_human": True})
     rng = np.random.default_rng(0)
     try:
@@ -242,14 +225,14 @@ def test_step_limit_is_a_truncation():
     env.close()
 
 
-def test_shorter_time_limit_starts_a_new_game():
+def test_shorter_time_limit_starts_the_next_level():
     env = envpool_x.make_gymnasium("MazeEasy-v0", num_envs=1, seed=0, max_episode_steps=10)
     _, info = env.reset()
     first_level = info["level_seed"][0]
     for _ in range(10):
         _, _, terminated, truncated, _ = env.step(np.array([4]))
     assert truncated[0] and not terminated[0]
-    _, _, _, _, info = env.step(np.array([4]))  # the reset: a new game, another level
+    _, _, _, _, info = env.step(np.array([4]))  # the reset: the next level of the stream
     assert info["level_seed"][0] != first_level
     env.close()
 

@@ -221,7 +221,10 @@ def test_bad_arguments_are_refused_before_any_actor_starts(cluster: Any) -> None
         DistributedEnvPool("CartPole-v1", 0, 2)
 
 
-@pytest.mark.timeout(240)
+# A hang guard, not a speed bound: starting RLlib's two env-runner actors (each
+# importing torch) took 15 s alone, and over 240 s beside a second test worker
+# and two compilers on a 2-core machine.
+@pytest.mark.timeout(900)
 @pytest.mark.parametrize(
     "task",
     ["CartPole-v1", pytest.param("Pong-v5", marks=pytest.mark.slow)],  # ENVPOOL_X_SLOW=1

@@ -51,6 +51,43 @@ def load_library(path: str | Path) -> ctypes.CDLL:
     return lib
 
 
+def game_level_generator_seed(rand_seed: int, game: int) -> int:
+    """The seed procgen's env made with ``rand_seed`` gives game ``game``'s level
+    generator: draw ``game + 1`` of an mt19937 seeded with ``rand_seed`` (numpy's
+    legacy seeding of MT19937 is the C++ standard's)."""
+    draws = np.random.RandomState(rand_seed).randint(0, 2**32, game + 1, dtype=np.uint64)
+    return int(draws[-1])
+
+
+def libenv_options(config: dict, rand_seed: int, resource_root: str | Path) -> dict:
+    """procgen's libenv options for one of our env configs and procgen's ``rand_seed``,
+    as procgen's Python env passes them (``resource_root``: procgen's assets folder)."""
+    keys = (
+        "use_sequential_levels",
+        "center_agent",
+        "use_backgrounds",
+        "use_monochrome_assets",
+        "restrict_themes",
+        "use_generated_assets",
+        "paint_vel_info",
+        "use_easy_jump",
+    )
+    options: dict[str, object] = {k: bool(config[k]) for k in keys}
+    options.update(
+        env_name=config["env_name"],
+        num_levels=int(config["num_levels"]),
+        start_level=int(config["start_level"]),
+        num_actions=15,
+        debug_mode=0,
+        rand_seed=rand_seed,
+        num_threads=0,
+        render_human=False,
+        resource_root=str(resource_root) + "/",
+        distribution_mode=int(config["distribution_mode"]),
+    )
+    return options
+
+
 class OracleGames:
     """``num`` procgen games in one libenv handle, without procgen's threads.
 
@@ -114,7 +151,8 @@ class OracleGames:
         lib.libenv_observe(self.handle)
 
     def step(self, actions: np.ndarray) -> None:
-        """Step every game with ``actions``; results land in obs, reward, first, info."""
+        """Step every game with ``actions``; results land in obs, reward, first, info.
+        Action -1 is procgen's forced reset: the game starts its next level."""
         self.action[:] = actions
         self._lib.libenv_act(self.handle)
         self._lib.libenv_observe(self.handle)

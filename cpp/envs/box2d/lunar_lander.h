@@ -12,6 +12,7 @@
 
 #include "core/env.h"
 #include "core/errors.h"
+#include "core/params.h"
 #include "envs/box2d/lunar_lander_render.h"
 #include "envs/box2d/lunar_lander_sim.h"
 
@@ -30,18 +31,40 @@ class LunarLander {
                   {"enable_wind", false},
                   {"wind_power", 15.0},
                   {"turbulence_power", 1.5},
+                  {"main_engine_power", 13.0},
+                  {"side_engine_power", 0.6},
                   // Set from render_mode (python/envpool_x/families/box2d.py):
                   // gymnasium makes exhaust particles only when it renders.
                   {"exhaust_particles", false}};
   }
 
+  // gymnasium's names (MAIN_ENGINE_POWER and SIDE_ENGINE_POWER in lower
+  // case); its gravity range is open: the ends are the doubles inside it.
+  // The wind's act only with enable_wind=True.
+  static std::vector<ParamSpec> ParamSpecs() {
+    return {{"gravity", std::nextafter(-12.0, 0.0), std::nextafter(0.0, -1.0)},
+            {"wind_power", 0.0, 1e6},
+            {"turbulence_power", 0.0, 1e6},
+            {"main_engine_power", 0.0, 1e3},
+            {"side_engine_power", 0.0, 1e3}};
+  }
+  static void SetConstants(LunarLanderParams& p, const double* values) {
+    p.gravity = values[0];
+    p.wind_power = values[1];
+    p.turbulence_power = values[2];
+    p.main_engine_power = values[3];
+    p.side_engine_power = values[4];
+  }
+  void SetParams(const double* values) {
+    SetConstants(params_, values);
+    sim_->SetParams(params_);
+  }
+
   static LunarLanderParams Params(const Config& config) {
     LunarLanderParams p;
     p.continuous = config.Bool("continuous");
-    p.gravity = config.Double("gravity");
     p.enable_wind = config.Bool("enable_wind");
-    p.wind_power = config.Double("wind_power");
-    p.turbulence_power = config.Double("turbulence_power");
+    SetConstants(p, ParamValuesOf(ParamSpecs(), config).data());
     p.particles = config.Bool("exhaust_particles");
     // gymnasium asserts this range (and only warns about the wind's).
     if (!(-12.0 < p.gravity && p.gravity < 0.0)) {

@@ -29,7 +29,9 @@ struct LunarLanderParams {
   bool enable_wind = false;
   double wind_power = 15.0;
   double turbulence_power = 1.5;
-  bool particles = false;  // the exhaust particles (only drawn, never observed)
+  double main_engine_power = 13.0;  // gymnasium's MAIN_ENGINE_POWER
+  double side_engine_power = 0.6;   // gymnasium's SIDE_ENGINE_POWER
+  bool particles = false;           // the exhaust particles (only drawn, never observed)
 };
 
 // The draws gymnasium makes in reset(), in its order (wind phases only with
@@ -44,8 +46,6 @@ class LunarLanderSim : public b2ContactListener {
  public:
   static constexpr double kFps = 50.0;
   static constexpr double kScale = 30.0;
-  static constexpr double kMainEnginePower = 13.0;
-  static constexpr double kSideEnginePower = 0.6;
   static constexpr double kLegAway = 20.0, kLegDown = 18.0, kLegW = 2.0, kLegH = 8.0;
   static constexpr double kLegSpringTorque = 40.0;
   static constexpr double kSideEngineHeight = 14.0, kSideEngineAway = 12.0;
@@ -54,6 +54,12 @@ class LunarLanderSim : public b2ContactListener {
   static constexpr int kChunks = 11;
 
   explicit LunarLanderSim(const LunarLanderParams& params) : p_(params) { EnsureBox2DReady(); }
+
+  // New constants; a world already built takes the new gravity at once.
+  void SetParams(const LunarLanderParams& params) {
+    p_ = params;
+    if (world_) world_->SetGravity(b2Vec2(0.0f, static_cast<float>(p_.gravity)));
+  }
 
   // Builds a fresh world as gymnasium's reset() does, up to (not including)
   // the no-op step that reset() ends with.
@@ -205,12 +211,12 @@ class LunarLanderSim : public b2ContactListener {
       if (p_.particles) {
         AddParticle(3.5, px, py, m_power)
             ->ApplyLinearImpulse(
-                Vec(ox * kMainEnginePower * m_power, oy * kMainEnginePower * m_power), Vec(px, py),
-                true);
+                Vec(ox * p_.main_engine_power * m_power, oy * p_.main_engine_power * m_power),
+                Vec(px, py), true);
       }
       lander_->ApplyLinearImpulse(
-          Vec(-ox * kMainEnginePower * m_power, -oy * kMainEnginePower * m_power), Vec(px, py),
-          true);
+          Vec(-ox * p_.main_engine_power * m_power, -oy * p_.main_engine_power * m_power),
+          Vec(px, py), true);
     }
     double s_power = 0.0;
     if ((p_.continuous && std::fabs(a1) > 0.5) ||
@@ -232,12 +238,12 @@ class LunarLanderSim : public b2ContactListener {
       if (p_.particles) {
         AddParticle(0.7, px, py, s_power)
             ->ApplyLinearImpulse(
-                Vec(ox * kSideEnginePower * s_power, oy * kSideEnginePower * s_power), Vec(px, py),
-                true);
+                Vec(ox * p_.side_engine_power * s_power, oy * p_.side_engine_power * s_power),
+                Vec(px, py), true);
       }
       lander_->ApplyLinearImpulse(
-          Vec(-ox * kSideEnginePower * s_power, -oy * kSideEnginePower * s_power), Vec(px, py),
-          true);
+          Vec(-ox * p_.side_engine_power * s_power, -oy * p_.side_engine_power * s_power),
+          Vec(px, py), true);
     }
 
     world_->Step(static_cast<float>(1.0 / kFps), 6 * 30, 2 * 30);

@@ -8,6 +8,7 @@
 
 #include "core/env.h"
 #include "core/errors.h"
+#include "core/params.h"
 #include "envs/classic_control/numpy_math.h"
 
 namespace envpool_x {
@@ -141,7 +142,34 @@ class Acrobot {
   static constexpr const char* kName = "Acrobot";
   static constexpr bool kCheap = true;
 
-  static Config DefaultConfig() { return Config{}; }
+  static Config DefaultConfig() {
+    Config c;
+    const AcrobotParams<double> p;
+    const std::vector<ParamSpec> specs = ParamSpecs();
+    for (size_t k = 0; k < specs.size(); ++k) c.Set(specs[k].name, p.*kConstants[k]);
+    return c;
+  }
+  // gymnasium's class constants in lower case (its `g` is a local of _dsdt);
+  // max_vel_1 / max_vel_2 bound the observation space, so stay fixed.
+  static std::vector<ParamSpec> ParamSpecs() {
+    return {{"dt", 1e-4, 1.0},
+            {"link_length_1", 1e-3, 1e2},
+            {"link_mass_1", 1e-3, 1e3},
+            {"link_mass_2", 1e-3, 1e3},
+            {"link_com_pos_1", 0.0, 1e2},
+            {"link_com_pos_2", 0.0, 1e2},
+            {"link_moi", 0.0, 1e3},
+            {"g", 0.0, 1e3}};
+  }
+  // The kernel constants of a config (the CUDA stepper's too).
+  static AcrobotParams<double> ParamsFromConfig(const Config& config) {
+    AcrobotParams<double> p;
+    SetConstants(p, ParamValuesOf(ParamSpecs(), config).data());
+    return p;
+  }
+  static void SetConstants(AcrobotParams<double>& p, const double* values) {
+    for (size_t k = 0; k < kNumParams; ++k) p.*kConstants[k] = values[k];
+  }
 
   static EnvSpec Spec(const Config& /*config*/) {
     const AcrobotParams<double> p;
@@ -160,7 +188,10 @@ class Acrobot {
     return spec;
   }
 
-  Acrobot(const Config& /*config*/, const EnvSpec& spec) : obs_(ObsField<float>(spec, "obs")) {}
+  Acrobot(const Config& config, const EnvSpec& spec)
+      : obs_(ObsField<float>(spec, "obs")), params_(ParamsFromConfig(config)) {}
+
+  void SetParams(const double* values) { SetConstants(params_, values); }
 
   void Reset(Rng& rng, const StepOutput& out) {
     AcrobotResetState(rng, state_);
@@ -196,6 +227,17 @@ class Acrobot {
   }
 
  private:
+  static constexpr size_t kNumParams = 8;
+  // Where parameter k of ParamSpecs lives in AcrobotParams.
+  static constexpr double AcrobotParams<double>::* kConstants[kNumParams] = {
+      &AcrobotParams<double>::dt,
+      &AcrobotParams<double>::link_length_1,
+      &AcrobotParams<double>::link_mass_1,
+      &AcrobotParams<double>::link_mass_2,
+      &AcrobotParams<double>::link_com_pos_1,
+      &AcrobotParams<double>::link_com_pos_2,
+      &AcrobotParams<double>::link_moi,
+      &AcrobotParams<double>::g};
   OutputField<float> obs_;
   AcrobotParams<double> params_;
   AcrobotState<double> state_{0.0, 0.0, 0.0, 0.0};

@@ -8,6 +8,7 @@
 
 #include "core/env.h"
 #include "core/errors.h"
+#include "core/params.h"
 #include "envs/classic_control/numpy_math.h"
 
 namespace envpool_x {
@@ -83,12 +84,47 @@ ENVPOOL_X_HD inline void CartPoleDynamics(CartPoleState<T>& s, int action,
   }
 }
 
+// The constants of `values` (CartPole::ParamSpecs order), with gymnasium's
+// derived ones computed as its constructor does.
+inline CartPoleParams<double> CartPoleParamsOf(const double* values, bool sutton_barto_reward) {
+  CartPoleParams<double> p;
+  p.gravity = values[0];
+  p.masscart = values[1];
+  p.masspole = values[2];
+  p.length = values[3];
+  p.force_mag = values[4];
+  p.tau = values[5];
+  p.total_mass = p.masspole + p.masscart;
+  p.polemass_length = p.masspole * p.length;
+  p.sutton_barto_reward = sutton_barto_reward;
+  return p;
+}
+
 class CartPole {
  public:
   static constexpr const char* kName = "CartPole";
   static constexpr bool kCheap = true;
 
-  static Config DefaultConfig() { return Config{{"sutton_barto_reward", false}}; }
+  static Config DefaultConfig() {
+    const CartPoleParams<double> p;
+    return Config{{"sutton_barto_reward", false},
+                  {"gravity", p.gravity},
+                  {"masscart", p.masscart},
+                  {"masspole", p.masspole},
+                  {"length", p.length},
+                  {"force_mag", p.force_mag},
+                  {"tau", p.tau}};
+  }
+  // gymnasium's attribute names; `length` is half the pole's length.
+  static std::vector<ParamSpec> ParamSpecs() {
+    return {{"gravity", 0.0, 1e3}, {"masscart", 1e-3, 1e3}, {"masspole", 1e-4, 1e3},
+            {"length", 1e-3, 1e2}, {"force_mag", 0.0, 1e4}, {"tau", 1e-5, 1.0}};
+  }
+  // The kernel constants of a config (the CUDA stepper's too).
+  static CartPoleParams<double> ParamsFromConfig(const Config& config) {
+    return CartPoleParamsOf(ParamValuesOf(ParamSpecs(), config).data(),
+                            config.Bool("sutton_barto_reward"));
+  }
 
   static EnvSpec Spec(const Config& config) {
     const double inf = std::numeric_limits<double>::infinity();
@@ -113,8 +149,20 @@ class CartPole {
     return spec;
   }
 
-  CartPole(const Config& config, const EnvSpec& spec) : obs_(ObsField<float>(spec, "obs")) {
-    params_ = config.Bool("sutton_barto_reward") ? &kSuttonBartoParams : &kParams;
+  CartPole(const Config& config, const EnvSpec& spec)
+      : obs_(ObsField<float>(spec, "obs")), own_(ParamsFromConfig(config)) {
+    // gymnasium's constants: the copy shared by all envs, one in cache.
+    const CartPoleParams<double>& shared = own_.sutton_barto_reward ? kSuttonBartoParams : kParams;
+    params_ = SameConstants(own_, shared) ? &shared : &own_;
+  }
+  CartPole(const CartPole& o) : obs_(o.obs_), own_(o.own_), state_(o.state_) {
+    params_ = o.params_ == &o.own_ ? &own_ : o.params_;
+  }
+  CartPole& operator=(const CartPole&) = delete;
+
+  void SetParams(const double* values) {
+    own_ = CartPoleParamsOf(values, own_.sutton_barto_reward);
+    params_ = &own_;
   }
 
   void Reset(Rng& rng, const StepOutput& out) {
@@ -151,7 +199,12 @@ class CartPole {
     p.sutton_barto_reward = true;
     return p;
   }();
+  static bool SameConstants(const CartPoleParams<double>& a, const CartPoleParams<double>& b) {
+    return a.gravity == b.gravity && a.masscart == b.masscart && a.masspole == b.masspole &&
+           a.length == b.length && a.force_mag == b.force_mag && a.tau == b.tau;
+  }
   OutputField<float> obs_;
+  CartPoleParams<double> own_;  // this env's constants, when they are not gymnasium's
   const CartPoleParams<double>* params_ = &kParams;
   CartPoleState<double> state_{0.0, 0.0, 0.0, 0.0};
 };

@@ -7,6 +7,7 @@
 
 #include "core/env.h"
 #include "core/errors.h"
+#include "core/params.h"
 #include "envs/classic_control/numpy_math.h"
 
 namespace envpool_x {
@@ -62,7 +63,25 @@ class MountainCar {
   static constexpr const char* kName = "MountainCar";
   static constexpr bool kCheap = true;
 
-  static Config DefaultConfig() { return Config{{"goal_velocity", 0.0}}; }
+  static Config DefaultConfig() {
+    const MountainCarParams<double> p;
+    return Config{{"goal_velocity", 0.0}, {"force", p.force}, {"gravity", p.gravity}};
+  }
+  // gymnasium's names; positions and max_speed bound the observation space.
+  static std::vector<ParamSpec> ParamSpecs() {
+    return {{"force", 0.0, 0.1}, {"gravity", 0.0, 0.1}};
+  }
+  // The kernel constants of a config (the CUDA stepper's too).
+  static MountainCarParams<double> ParamsFromConfig(const Config& config) {
+    MountainCarParams<double> p;
+    p.goal_velocity = config.Double("goal_velocity");
+    SetConstants(p, ParamValuesOf(ParamSpecs(), config).data());
+    return p;
+  }
+  static void SetConstants(MountainCarParams<double>& p, const double* values) {
+    p.force = values[0];
+    p.gravity = values[1];
+  }
 
   static EnvSpec Spec(const Config& /*config*/) {
     const MountainCarParams<double> p;
@@ -79,9 +98,10 @@ class MountainCar {
     return spec;
   }
 
-  MountainCar(const Config& config, const EnvSpec& spec) : obs_(ObsField<float>(spec, "obs")) {
-    params_.goal_velocity = config.Double("goal_velocity");
-  }
+  MountainCar(const Config& config, const EnvSpec& spec)
+      : obs_(ObsField<float>(spec, "obs")), params_(ParamsFromConfig(config)) {}
+
+  void SetParams(const double* values) { SetConstants(params_, values); }
 
   void Reset(Rng& rng, const StepOutput& out) {
     MountainCarResetState(rng, state_);

@@ -14,6 +14,7 @@
 
 #include "core/env.h"
 #include "core/errors.h"
+#include "core/params.h"
 #include "envs/classic_control/numpy_math.h"
 
 namespace envpool_x {
@@ -36,6 +37,7 @@ struct MountainCarContinuousParams {
   T goal_position = 0.45;
   T goal_velocity = 0;
   T power = 0.0015;
+  T gravity = 0.0025;  // gymnasium's literal slope factor, named as MountainCar-v0's
 };
 
 template <typename T>
@@ -67,7 +69,7 @@ ENVPOOL_X_HD inline void MountainCarContinuousDynamics(MountainCarContinuousStat
   // and the product with 0.0025 are then float64.
   const T cos_arg =
       position_f32 ? static_cast<T>(3.0f * static_cast<float>(position)) : 3 * position;
-  const T slope = T(0.0025) * std::cos(cos_arg);
+  const T slope = p.gravity * std::cos(cos_arg);
   // force = min(max(action[0], -1.0), 1.0) stays the float32 action unless
   // clipped, when it becomes a Python float; a float32 force keeps
   // `force * power - slope` in float32.
@@ -124,7 +126,25 @@ class MountainCarContinuous {
   static constexpr const char* kName = "MountainCarContinuous";
   static constexpr bool kCheap = true;
 
-  static Config DefaultConfig() { return Config{{"goal_velocity", 0.0}}; }
+  static Config DefaultConfig() {
+    const MountainCarContinuousParams<double> p;
+    return Config{{"goal_velocity", 0.0}, {"power", p.power}, {"gravity", p.gravity}};
+  }
+  // Positions, max_speed and the action bounds bound the spaces: fixed.
+  static std::vector<ParamSpec> ParamSpecs() {
+    return {{"power", 0.0, 0.1}, {"gravity", 0.0, 0.1}};
+  }
+  // The kernel constants of a config (the CUDA stepper's too).
+  static MountainCarContinuousParams<double> ParamsFromConfig(const Config& config) {
+    MountainCarContinuousParams<double> p;
+    p.goal_velocity = config.Double("goal_velocity");
+    SetConstants(p, ParamValuesOf(ParamSpecs(), config).data());
+    return p;
+  }
+  static void SetConstants(MountainCarContinuousParams<double>& p, const double* values) {
+    p.power = values[0];
+    p.gravity = values[1];
+  }
 
   static EnvSpec Spec(const Config& /*config*/) {
     const MountainCarContinuousParams<double> p;
@@ -142,9 +162,9 @@ class MountainCarContinuous {
   }
 
   MountainCarContinuous(const Config& config, const EnvSpec& spec)
-      : obs_(ObsField<float>(spec, "obs")) {
-    params_.goal_velocity = config.Double("goal_velocity");
-  }
+      : obs_(ObsField<float>(spec, "obs")), params_(ParamsFromConfig(config)) {}
+
+  void SetParams(const double* values) { SetConstants(params_, values); }
 
   void Reset(Rng& rng, const StepOutput& out) {
     MountainCarContinuousResetState(rng, state_);

@@ -7,6 +7,7 @@
 
 #include "core/env.h"
 #include "core/errors.h"
+#include "core/params.h"
 #include "envs/classic_control/numpy_math.h"
 
 namespace envpool_x {
@@ -33,6 +34,15 @@ struct PendulumParams {
   ENVPOOL_X_HD void SetGravity(T new_g) {
     g = new_g;
     gravity_coef = 3 * g / (2 * l);
+  }
+  // The constants of `values` (Pendulum::ParamSpecs order: g, m, l, dt).
+  void SetConstants(const double* values) {
+    g = values[0];
+    m = values[1];
+    l = values[2];
+    dt = values[3];
+    gravity_coef = 3 * g / (2 * l);
+    torque_coef = 3.0 / (m * (l * l));
   }
 };
 
@@ -78,7 +88,20 @@ class Pendulum {
   static constexpr const char* kName = "Pendulum";
   static constexpr bool kCheap = true;
 
-  static Config DefaultConfig() { return Config{{"g", 10.0}}; }
+  static Config DefaultConfig() {
+    const PendulumParams<double> p;
+    return Config{{"g", p.g}, {"m", p.m}, {"l", p.l}, {"dt", p.dt}};
+  }
+  // gymnasium's names; max_speed and max_torque bound the spaces, so stay fixed.
+  static std::vector<ParamSpec> ParamSpecs() {
+    return {{"g", -1e3, 1e3}, {"m", 1e-3, 1e3}, {"l", 1e-3, 1e3}, {"dt", 1e-5, 1.0}};
+  }
+  // The kernel constants of a config (the CUDA stepper's too).
+  static PendulumParams<double> ParamsFromConfig(const Config& config) {
+    PendulumParams<double> p;
+    p.SetConstants(ParamValuesOf(ParamSpecs(), config).data());
+    return p;
+  }
 
   static EnvSpec Spec(const Config& /*config*/) {
     const PendulumParams<double> p;
@@ -95,9 +118,10 @@ class Pendulum {
     return spec;
   }
 
-  Pendulum(const Config& config, const EnvSpec& spec) : obs_(ObsField<float>(spec, "obs")) {
-    params_.SetGravity(config.Double("g"));
-  }
+  Pendulum(const Config& config, const EnvSpec& spec)
+      : obs_(ObsField<float>(spec, "obs")), params_(ParamsFromConfig(config)) {}
+
+  void SetParams(const double* values) { params_.SetConstants(values); }
 
   void Reset(Rng& rng, const StepOutput& out) {
     PendulumResetState(rng, state_);

@@ -48,6 +48,9 @@ struct Libenv {
   void (*act)(void*);
   void (*close)(void*);
   int (*version)();
+  // procgen's own additions: one game's saved state (its Game::serialize).
+  int (*get_state)(void*, int, char*, int);
+  void (*set_state)(void*, int, char*, int);
 };
 
 template <typename Fn>
@@ -81,6 +84,8 @@ inline const Libenv& LoadLibenv(const std::string& path) {
   api.act = Symbol<void (*)(void*)>(lib, path, "libenv_act");
   api.close = Symbol<void (*)(void*)>(lib, path, "libenv_close");
   api.version = Symbol<int (*)()>(lib, path, "libenv_version");
+  api.get_state = Symbol<int (*)(void*, int, char*, int)>(lib, path, "get_state");
+  api.set_state = Symbol<void (*)(void*, int, char*, int)>(lib, path, "set_state");
   return loaded.emplace(path, api).first->second;
 }
 

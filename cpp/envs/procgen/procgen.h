@@ -2,13 +2,19 @@
 // one libenv handle of one game per env, with procgen's stepping threads off,
 // so that our worker thread steps it.
 //
-// Seeding: a new game (the first reset, a reset after reseeding, or a reset in
-// the middle of an episode) draws R in [0, 2^31) from the env's stream and
-// makes the handle with procgen's rand_seed = R. The env is then exactly game 0
-// of procgen's own env made with num=1 and rand_seed=R. Procgen starts the next
-// level itself inside the step that ends an episode (that step's observation
-// is the next level's first frame), so the pool's reset after a finished
-// episode only repeats that frame and keeps procgen's sequence of levels.
+// Seeding: env i of a pool seeded with S plays the levels of game i of
+// procgen's own env made with num >= i + 1 and rand_seed = S mod 2^32 (as
+// EnvPool's env i does). The env finds S from its own seed and index
+// (PoolSeedOf) at a reset that starts its seed stream, and sets its game's
+// level generator to game i's (level_stream.h). A reset in the middle of an
+// episode starts the next level of that generator (procgen's forced reset).
+// procgen cannot save a game with generated assets: such an env instead makes
+// its handle with rand_seed = the seed of game i's generator (game 0 of
+// procgen's env made with num=1 and that rand_seed).
+// Procgen starts the next level itself inside the step that ends an episode
+// (that step's observation is the next level's first frame), so the pool's
+// reset after a finished episode only repeats that frame and keeps procgen's
+// sequence of levels.
 #pragma once
 
 #include <algorithm>
@@ -24,6 +30,8 @@
 
 #include "core/env.h"
 #include "core/errors.h"
+#include "core/random.h"
+#include "envs/procgen/level_stream.h"
 #include "envs/procgen/libenv.h"
 
 namespace envpool_x {
@@ -133,9 +141,11 @@ class Procgen {
         api_(procgen_detail::LoadLibenv(config.String("library_path"))),
         game_(procgen_detail::FindGame(config.String("env_name"))),
         channel_first_(config.Bool("channel_first")),
+        can_save_game_(!config.Bool("use_generated_assets")),
         frame_(kFrameBytes) {
     // Procgen's option names and types (bools as uint8, ints as int32, strings
-    // as uint8 bytes); rand_seed is the one value that changes per game.
+    // as uint8 bytes). rand_seed only picks the handle's first level, which
+    // no one sees, where a reset sets the game's level generator (level_stream.h).
     AddString("env_name", config.String("env_name"));
     AddString("resource_root", config.String("resource_root"));
     for (const char* key :
@@ -159,10 +169,24 @@ class Procgen {
   Procgen(const Procgen&) = delete;
   Procgen& operator=(const Procgen&) = delete;
 
+  // The pool tells each env its index once, before any reset.
+  void SetEnvId(int env_id) { env_id_ = env_id; }
+
   void Reset(Rng& rng, const StepOutput& out) {
-    // A freshly seeded stream, or a reset the game did not already do itself.
-    if (handle_ == nullptr || rng.counter() == 0 || !last_done_) {
-      NewGame(RandSeed(rng));
+    if (handle_ == nullptr || rng.counter() == 0) {
+      // A freshly seeded stream: the levels of game env_id_ of procgen's env
+      // made with the pool's seed. The draw marks the stream begun, so that
+      // only a reseed starts another.
+      const uint32_t generator_seed = LevelSeedGeneratorSeed(rng.key(), env_id_);
+      if (can_save_game_) {
+        if (handle_ == nullptr) MakeHandle(0);
+        StartLevelStream(generator_seed);
+      } else {
+        MakeHandle(static_cast<int32_t>(generator_seed));
+      }
+      rng.NextU64();
+    } else if (!last_done_) {
+      ForceNextLevel();  // a reset the game did not already do itself
     }
     last_done_ = false;
     steps_ = 0;
@@ -203,15 +227,20 @@ class Procgen {
     throw ValueError("Procgen envs have no set_state; a game's state is not a vector of numbers");
   }
 
-  // procgen's rand_seed for the next game: 31 bits of the env's stream.
-  static int32_t RandSeed(Rng& rng) { return static_cast<int32_t>(rng.NextU64() & 0x7fffffffu); }
-  static int32_t RandSeed(Rng&& rng) { return RandSeed(rng); }
+  // The seed of the level generator of env `env_id` seeded with `env_seed`:
+  // game env_id's of procgen's env made with rand_seed = the pool's seed
+  // (PoolSeedOf), whose 32 bits procgen's RandGen takes.
+  static uint32_t LevelSeedGeneratorSeed(uint64_t env_seed, int env_id) {
+    const uint64_t pool_seed = PoolSeedOf(env_seed, static_cast<uint64_t>(env_id));
+    return procgen_detail::GameLevelSeedGeneratorSeed(static_cast<uint32_t>(pool_seed),
+                                                      static_cast<uint64_t>(env_id));
+  }
 
   // Seconds for `steps` libenv_act calls on one game (rand_seed 0), actions
   // cycling through the buttons: the engine's own cost, for the benchmarks.
   static double ActLoopSeconds(const Config& config, const EnvSpec& spec, int64_t steps) {
     Procgen env(config, spec);
-    env.NewGame(0);
+    env.MakeHandle(0);
     auto t0 = std::chrono::steady_clock::now();
     for (int64_t i = 0; i < steps; ++i) {
       env.action_ = static_cast<int32_t>(i % kActions);
@@ -245,8 +274,9 @@ class Procgen {
     return static_cast<int>(options_.size()) - 1;
   }
 
-  // A new handle whose game draws its levels from procgen's stream for `rand_seed`.
-  void NewGame(int32_t rand_seed) {
+  // The env's handle of one game, made with procgen's `rand_seed` (once, at
+  // the first reset, where the game can be saved).
+  void MakeHandle(int32_t rand_seed) {
     if (handle_ != nullptr) api_.close(handle_);
     handle_ = nullptr;
     std::memcpy(values_[rand_seed_slot_].data(), &rand_seed, sizeof(rand_seed));
@@ -258,6 +288,23 @@ class Procgen {
     info_ptrs_ = {&prev_level_seed_, &prev_level_complete_, &level_seed_, HumanFrame().data()};
     procgen_detail::LibenvBuffers buffers{&ob_ptr_, &reward_, &first_, info_ptrs_.data(), &ac_ptr_};
     api_.set_buffers(handle_, &buffers);  // procgen's first reset and frame
+  }
+
+  // The game's levels from now on come from the generator procgen seeds with
+  // `generator_seed`; the level in play is replaced by its first. The outputs
+  // are then a new game's: no previous level.
+  void StartLevelStream(uint32_t generator_seed) {
+    procgen_detail::SetLevelSeedGenerator(api_, handle_, game_.name, env_id_, generator_seed);
+    ForceNextLevel();
+    prev_level_seed_ = 0;
+    prev_level_complete_ = 0;
+  }
+
+  // procgen's forced reset: action -1 ends the episode in one step (of the
+  // default action, whose outcome is discarded) and starts the next level.
+  void ForceNextLevel() {
+    action_ = -1;
+    api_.act(handle_);
   }
 
   static std::vector<uint8_t>& HumanFrame() {
@@ -290,7 +337,9 @@ class Procgen {
   bool channel_first_;
   std::vector<procgen_detail::LibenvOption> options_;
   std::vector<std::string> values_;
+  bool can_save_game_;  // procgen saves no game with generated assets
   size_t rand_seed_slot_ = 0;
+  int env_id_ = 0;
 
   void* handle_ = nullptr;
   // The buffers the game writes (libenv_set_buffers keeps their addresses).

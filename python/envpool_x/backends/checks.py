@@ -67,7 +67,8 @@ def seed_list(seed: Any, num_envs: int) -> list[int] | None:
 
 
 def reset_ids(num_envs: int, env_id: Any, options: dict[str, Any] | None) -> Any:
-    """Resolve ``env_id`` and gymnasium's ``options={"reset_mask": mask}``.
+    """Resolve ``env_id`` and gymnasium's ``options={"reset_mask": mask}``
+    (``options["params"]``, per-env parameters, is the front end's).
 
     Raises:
         ValueError: unknown options, a mask of the wrong dtype or shape, a mask
@@ -75,9 +76,13 @@ def reset_ids(num_envs: int, env_id: Any, options: dict[str, Any] | None) -> Any
     """
     if not options:
         return env_id
-    unknown = set(options) - {"reset_mask"}
+    unknown = set(options) - {"reset_mask", "params"}
     if unknown:
-        raise ValueError(f"unsupported reset options {sorted(unknown)}; only 'reset_mask' is known")
+        raise ValueError(
+            f"unsupported reset options {sorted(unknown)}; known: 'reset_mask', 'params'"
+        )
+    if "reset_mask" not in options:
+        return env_id
     mask = np.asarray(options["reset_mask"])
     if mask.dtype != np.bool_ or mask.shape != (num_envs,):
         raise ValueError(

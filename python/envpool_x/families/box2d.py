@@ -54,6 +54,8 @@ BOX2D_OPTIONS: dict[str, OptionTable] = {
             "gravity": Float(-12, 0, exclusive=(True, True)),
             "turbulence_power": Float(0, note="the largest rotational wind"),
             "wind_power": Float(0, note="the largest linear wind"),
+            "main_engine_power": Float(0, 1e3, note="a per-env parameter (docs/params.md)"),
+            "side_engine_power": Float(0, 1e3, note="a per-env parameter (docs/params.md)"),
         },
         (
             unused_unless(

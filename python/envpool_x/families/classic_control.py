@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from envpool_x import _core
 from envpool_x.envpool_names import EnvPoolNames, Fixed
-from envpool_x.options import BOOL, Float, OptionTable
+from envpool_x.options import BOOL, Float, Option, OptionTable
+from envpool_x.params import with_param_options
 from envpool_x.registration import Family, declare_family, register, register_alias
 from envpool_x.render.classic_control import classic_drawer
 
@@ -14,14 +16,23 @@ _GOAL_VELOCITY = Float(
     note="the least velocity at the flag; velocities are clipped to [-0.07, 0.07], so a "
     "higher goal is never reached",
 )
+
+
+def _with_params(pool: str, options: dict[str, Option]) -> OptionTable:
+    """``options`` and the pool's per-env parameters (docs/params.md)."""
+    return OptionTable(with_param_options(getattr(_core, pool), options))
+
+
 #: The declared options of each pool (gymnasium takes any value; NaN and
 #: infinities are refused, and a goal velocity the car cannot reach).
 CLASSIC_CONTROL_OPTIONS: dict[str, OptionTable] = {
-    "CartPole": OptionTable({"sutton_barto_reward": BOOL}),
-    "Pendulum": OptionTable({"g": Float(note="the acceleration of gravity")}),
-    "MountainCar": OptionTable({"goal_velocity": _GOAL_VELOCITY}),
-    "MountainCarContinuous": OptionTable({"goal_velocity": _GOAL_VELOCITY}),
-    "Acrobot": OptionTable({}),
+    "CartPole": _with_params("CartPole", {"sutton_barto_reward": BOOL}),
+    "Pendulum": _with_params("Pendulum", {"g": Float(note="the acceleration of gravity")}),
+    "MountainCar": _with_params("MountainCar", {"goal_velocity": _GOAL_VELOCITY}),
+    "MountainCarContinuous": _with_params(
+        "MountainCarContinuous", {"goal_velocity": _GOAL_VELOCITY}
+    ),
+    "Acrobot": _with_params("Acrobot", {}),
 }
 
 #: EnvPool's ``version`` of Pendulum (0: its Pendulum-v0's dynamics), which the

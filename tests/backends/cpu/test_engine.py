@@ -274,3 +274,16 @@ def test_async_no_env_starves_under_cpu_contention(num_threads):
             h.wait()
     # FIFO order gives each env about a quarter of the 8000 results.
     assert min(counts[i] for i in range(4)) > 8000 / 4 / 3, counts
+
+
+def test_pool_seed_of_inverts_derive_env_seed():
+    rng = np.random.default_rng(0)
+    for seed, env_id in [
+        (0, 0),
+        (2**64 - 1, 7),
+        *zip(rng.integers(0, 2**63, 20).tolist(), rng.integers(0, 10**6, 20).tolist(), strict=True),
+    ]:
+        assert (
+            envpool_x._core.pool_seed_of(envpool_x._core.derive_env_seed(seed, env_id), env_id)
+            == seed
+        )
