@@ -157,8 +157,15 @@ class PixelBase : public Env {
       return;
     }
     Env::Reset(rng, InnerOutput(out, scratch_));
-    ++episode_;  // the heightfields may be new (quadruped escape)
+    ++heightfield_version_;  // the heightfields may be new (quadruped escape)
     Draw(out, /*fill_stack=*/true);
+  }
+
+  // A state set from outside may hold other heightfields (escape's terrain is
+  // part of its state): the next frame uploads them again.
+  void SetState(const std::vector<double>& s) {
+    Env::SetState(s);
+    ++heightfield_version_;
   }
 
  protected:
@@ -174,7 +181,7 @@ class PixelBase : public Env {
     mjData* view = Camera::View(model, this->data_.get(), scratch);
     mjvCamera camera;
     camera_.Aim(model, view, options_.camera_id, camera);
-    const RenderSource source{&this->RenderAssets(), model, view, episode_};
+    const RenderSource source{&this->RenderAssets(), model, view, heightfield_version_};
     uint8_t* dst = out[pixels_];
     const size_t frame = static_cast<size_t>(options_.FrameBytes());
     if (stack_.empty()) {
@@ -197,8 +204,8 @@ class PixelBase : public Env {
   Camera camera_;
   mjvOption scene_options_;  // what the frames show (the reference renderer's)
   OutputField<uint8_t> pixels_;
-  std::vector<uint8_t> stack_;  // frame_stack frames, the oldest first
-  uint64_t episode_ = 0;
+  std::vector<uint8_t> stack_;        // frame_stack frames, the oldest first
+  uint64_t heightfield_version_ = 0;  // bumped when the heightfields may change
 };
 
 }  // namespace pixel_detail
