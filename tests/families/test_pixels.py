@@ -7,15 +7,14 @@ with the pixel env's size and camera: the frames must be identical (the same
 libmujoco draws both, through the same OSMesa). One more test builds
 gymnasium's renderer afresh for the state, which is what ``render()``'s camera
 stands for. The default run checks a sample of tasks; every task is under
-``slow`` (ENVPOOL_X_SLOW=1).
+``slow`` (ENVPOOL_X_SLOW=1). Errors at make time and the memory check:
+test_pixels_make.py.
 """
 
 from __future__ import annotations
 
 import gc
 import os
-import subprocess
-import sys
 import warnings
 from collections.abc import Iterator
 
@@ -215,48 +214,3 @@ def test_dm_env_and_fixed_camera() -> None:
     np.testing.assert_array_equal(named.reset().observation.obs, frame)  # camera 0 is "side"
     for e in (env, free, named):
         e.close()
-
-
-@pytest.mark.parametrize(
-    ("config", "error", "match"),
-    [
-        ({"from_pixels": True, "render_width": 0}, ValueError, "render_width"),
-        ({"from_pixels": True, "render_height": 10**5}, ValueError, "render_height"),
-        ({"from_pixels": True, "render_camera_id": 7}, ValueError, "cameras"),
-        ({"from_pixels": True, "render_camera_name": "nope"}, ValueError, "no camera named"),
-        ({"from_pixels": True, "frame_stack": 0}, ValueError, "frame_stack"),
-        ({"frame_stack": 3}, ValueError, "from_pixels"),
-        ({"render_width": 64}, ValueError, "from_pixels"),
-        ({"from_pixels": True, "render_camera_lookat": [1.0]}, ValueError, "3 numbers"),
-    ],
-)
-def test_bad_pixel_options_are_refused_at_make(config, error, match) -> None:
-    with pytest.raises(error, match=match):
-        envpool_x.make_gymnasium("HalfCheetah-v5", num_envs=1, **config)
-
-
-def test_no_usable_gl_is_an_error_at_make() -> None:
-    code = (
-        "import envpool_x\n"
-        "try:\n"
-        "    envpool_x.make_gymnasium('CheetahRun-v1', num_envs=1, from_pixels=True)\n"
-        "except RuntimeError as e:\n"
-        "    print('ERR', e)\n"
-    )
-    env = {**os.environ, "MUJOCO_GL": "glfw", "DISPLAY": ""}
-    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
-    assert "ERR" in out.stdout and "MUJOCO_GL=glfw" in out.stdout, out.stdout + out.stderr
-
-
-def test_memory_check_counts_the_frame_stack() -> None:
-    from envpool_x.families.pixels import pixel_bytes
-
-    spec = envpool_x.make_spec(
-        "CheetahRun-v1", from_pixels=True, frame_stack=3, render_width=84, render_height=84
-    )
-    assert pixel_bytes(spec.env_config) == (3 * 84 * 84 * 3, 3 * 84 * 84 * 3)
-    memory = spec.entry.declaration.memory
-    plain = envpool_x.make_spec("CheetahRun-v1")
-    grown = memory.extra(spec.entry.pool_name, spec.env_config)
-    base = memory.extra(plain.entry.pool_name, plain.env_config)
-    assert grown[0] - base[0] == 3 * 84 * 84 * 3
