@@ -45,6 +45,17 @@ void BindDmc(py::module_& m) {
   m.def(
       "dmc_has_model", [](const std::string& key) { return dmc::ModelRegistry::Get().Has(key); },
       py::arg("key"));
+  m.def(
+      "dmc_render_sizes",
+      [](const std::string& key) {
+        const auto model = dmc::ModelRegistry::Get().Load(key).model;
+        const mjVisual& vis = model->vis;
+        return py::make_tuple(vis.quality.shadowsize, vis.quality.offsamples, model->ntexdata,
+                              model->nmeshface, model->nhfielddata);
+      },
+      py::arg("key"),
+      "(shadowsize, offsamples, ntexdata, nmeshface, nhfielddata) of a registered model: what "
+      "sizes a pixel env's GL context (the memory check).");
   // Test hooks of quadruped escape's terrain (tests/families/test_dmc_quadruped_escape.py).
   using Grid = py::array_t<double, py::array::c_style | py::array::forcecast>;
   auto to_array = [](const std::vector<double>& values, int rows, int cols) {

@@ -1,6 +1,7 @@
 """Pixel envs at make time: a bad size, camera or frame stack and an OpenGL
 that cannot render are clear errors (ValueError / RuntimeError naming the
-cause, never a crash)."""
+cause, never a crash), and the memory check counts what pixel envs hold
+(frame stacks, output rows, each thread's GL context and scratch mjData)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import sys
 import pytest
 
 import envpool_x
+from envpool_x import memory
 from envpool_x.families import dmc
 
 if not dmc.has_dmc():
@@ -122,6 +124,21 @@ def test_egl_without_a_device_is_an_error_not_a_crash() -> None:
     assert "MADE" in out.stdout or "ERR" in out.stdout and "EGL" in out.stdout, out.stdout
 
 
+# ---- the memory check ---------------------------------------------------------------
+
+
+def _estimate(task_id: str = "CheetahRun-v1", threads: int = 2, **config) -> memory.Estimate:
+    spec = envpool_x.make_spec(task_id, num_envs=8, num_threads=threads, **config)
+    return memory.estimate(spec)
+
+
+def _pixels(w: int, h: int, stack: int, task_id: str = "CheetahRun-v1", threads: int = 2) -> int:
+    est = _estimate(
+        task_id, threads, from_pixels=True, render_width=w, render_height=h, frame_stack=stack
+    )
+    return int(est.resident)
+
+
 def test_memory_check_counts_the_frame_stack() -> None:
     from envpool_x.families.pixels import pixel_bytes
 
@@ -134,3 +151,30 @@ def test_memory_check_counts_the_frame_stack() -> None:
     grown = memory.extra(spec.entry.pool_name, spec.env_config)
     base = memory.extra(plain.entry.pool_name, plain.env_config)
     assert grown[0] - base[0] == 3 * 84 * 84 * 3
+
+
+@pytest.mark.parametrize("task_id", TASKS)
+def test_estimate_grows_with_width_height_and_frame_stack(task_id: str) -> None:
+    base = _pixels(32, 32, 2, task_id)
+    wider = _pixels(64, 32, 2, task_id)
+    # Linear in the pixel count (stacks, rows, GL buffers), whichever side grows.
+    assert wider > base
+    assert _pixels(96, 32, 2, task_id) - wider == wider - base
+    assert _pixels(32, 64, 2, task_id) == wider
+    # Each frame more in the stack: in every env's stack and in every output
+    # row (8 envs: at least 8 rows).
+    deeper = _pixels(32, 32, 3, task_id) - base
+    assert deeper == _pixels(32, 32, 4, task_id) - _pixels(32, 32, 3, task_id)
+    assert deeper >= 2 * 8 * 3 * 32 * 32
+
+
+@pytest.mark.parametrize("task_id", TASKS)
+def test_each_thread_counts_its_gl_context(task_id: str) -> None:
+    """A pixel pool's threads (the workers and the caller's) each hold a GL
+    context with the model's textures, a shadow map and the frame's buffers:
+    more threads, more memory, and far more than a state pool's threads."""
+    state = _estimate(task_id, 4).parts["threads"] - _estimate(task_id, 2).parts["threads"]
+    pixels = _pixels(84, 84, 1, task_id, threads=4) - _pixels(84, 84, 1, task_id, threads=2)
+    assert pixels - state >= 2 * 16 * memory.MiB  # 2 threads more, each a 2048^2 shadow map
+    big = _pixels(1024, 1024, 1, task_id, threads=4) - _pixels(1024, 1024, 1, task_id, threads=2)
+    assert big - pixels >= 2 * 8 * (1024 * 1024 - 84 * 84)  # colour and depth, per thread

@@ -31,7 +31,13 @@ from envpool_x import _core
 from envpool_x.envpool_names import EnvPoolNames, Fixed, Unsupported
 from envpool_x.families.mujoco import drop_default_timer
 from envpool_x.families.option_rules import fixed_by_task_id
-from envpool_x.families.pixels import PIXEL_OPTIONS, pixel_bytes, pixel_relations
+from envpool_x.families.pixels import (
+    PIXEL_OPTIONS,
+    RenderSizes,
+    pixel_bytes,
+    pixel_relations,
+    pixel_thread_bytes,
+)
 from envpool_x.options import BOOL, Choice, Option, OptionTable
 from envpool_x.registration import (
     Family,
@@ -294,6 +300,15 @@ def _env_extra(pool_name: str, config: Mapping[str, Any]) -> tuple[int, int]:
     return extra[0] + pixels[0], extra[1] + pixels[1]
 
 
+def _thread_extra(pool_name: str, config: Mapping[str, Any]) -> tuple[int, int]:
+    """(resident, address) bytes each stepping thread of a pixel pool holds: its
+    GL context (the camera needs no scratch mjData here)."""
+    if not config.get("from_pixels"):
+        return 0, 0
+    sizes = RenderSizes(*_core.dmc_render_sizes(str(config["model"])))
+    return pixel_thread_bytes(config, sizes)
+
+
 declare_family(
     Family(
         "dmc",
@@ -303,6 +318,7 @@ declare_family(
             env_address=30 * MiB,
             pool_resident=_PRIVATE_MODEL_RESIDENT,
             config_extra=_env_extra,
+            thread_extra=_thread_extra,
         ),
         options=DMC_OPTIONS,
         envpool_names={pool: _envpool_names(domain) for domain, _, pool, _ in DOMAINS},

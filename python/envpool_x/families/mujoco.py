@@ -23,7 +23,7 @@ import numpy as np
 
 from envpool_x import _core
 from envpool_x.families.mujoco_envpool_names import LEGACY_VERSIONS, MUJOCO_ENVPOOL_NAMES
-from envpool_x.families.mujoco_memory import model_extra
+from envpool_x.families.mujoco_memory import model_extra, model_render_sizes
 from envpool_x.families.option_rules import unused_unless
 from envpool_x.families.pixels import (
     GYM_CAMERA_OPTIONS,
@@ -31,6 +31,7 @@ from envpool_x.families.pixels import (
     fill_gym_camera,
     pixel_bytes,
     pixel_relations,
+    pixel_thread_bytes,
 )
 from envpool_x.options import (
     BOOL,
@@ -220,14 +221,28 @@ def _config_extra(pool_name: str, config: Mapping[str, Any]) -> tuple[int, int]:
 # One env: mjData's buffer and the touched part of its arena (measured); the
 # arena (6-15 MB) is reserved at once and touched as needed. A model of the
 # user's own adds its difference (families/mujoco_memory.py).
+ENV_RESIDENT, ENV_ADDRESS = 200 * KiB, 15 * MiB
+
+
+def _thread_extra(pool_name: str, config: Mapping[str, Any]) -> tuple[int, int]:
+    """(resident, address) bytes each stepping thread of a pixel pool holds: its
+    GL context and its scratch mjData (one env's: the camera's positions)."""
+    if not config.get("from_pixels"):
+        return 0, 0
+    sizes = model_render_sizes(os.path.abspath(str(config["xml_file"])))
+    model = _MODEL_EXTRA(pool_name, config)
+    return pixel_thread_bytes(config, sizes, (ENV_RESIDENT + model[0], ENV_ADDRESS + model[1]))
+
+
 declare_family(
     Family(
         "mujoco",
         renderer=mujoco_drawer,
         memory=FamilyMemory(
-            env_resident=200 * KiB,
-            env_address=15 * MiB,
+            env_resident=ENV_RESIDENT,
+            env_address=ENV_ADDRESS,
             config_extra=_config_extra,
+            thread_extra=_thread_extra,
         ),
         backends={"mujoco_warp": MUJOCO_WARP_POOLS},
         options=MUJOCO_OPTIONS,

@@ -1,5 +1,6 @@
 """Pixel observations of the MuJoCo and DeepMind Control tasks: their options,
-the camera of gymnasium's tasks, and what the frames add to the memory check.
+the camera of gymnasium's tasks, and what pixel envs add to the memory check
+(each env's frame stack; each thread's GL context and scratch ``mjData``).
 
 The frames are drawn in C++ (``cpp/envs/mujoco/pixel_observation.h``) by the
 worker thread that stepped the env; this module only declares and fills keys.
@@ -11,7 +12,7 @@ import functools
 import importlib
 import inspect
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 from envpool_x.options import BOOL, TEXT, Float, Floats, Int, Option, Relation
 
@@ -70,6 +71,72 @@ def pixel_bytes(config: Mapping[str, Any]) -> tuple[int, int]:
     frame = 3 * int(config["render_width"]) * int(config["render_height"])
     held = frame * stack if stack > 1 else 0
     return held, held
+
+
+class RenderSizes(NamedTuple):
+    """What of a model sizes its GL context (scene_renderer.h)."""
+
+    shadow_side: int  # vis.quality.shadowsize: the shadow map is its square
+    samples: int  # vis.quality.offsamples: of the multisampled offscreen buffer
+    texture_bytes: int  # ntexdata
+    mesh_faces: int  # nmeshface: triangles drawn from lists on the GL side
+    hfield_points: int  # nhfielddata: two triangles per point on the GL side
+
+
+def render_sizes(model: Any) -> RenderSizes:
+    """The :class:`RenderSizes` of a compiled ``mujoco.MjModel``."""
+    quality = model.vis.quality
+    return RenderSizes(
+        int(quality.shadowsize),
+        int(quality.offsamples),
+        int(model.ntexdata),
+        int(model.nmeshface),
+        int(model.nhfielddata),
+    )
+
+
+#: One GL context with nothing uploaded: OSMesa's context and its 16 x 16
+#: window, the fonts and an mjvScene of 10,000 geoms.
+GL_CONTEXT_BASE = 10 << 20
+#: Bytes per pixel and sample of the offscreen buffers (colour and depth-stencil).
+GL_SAMPLE_BYTES = 14
+
+
+def gl_context_bytes(sizes: RenderSizes, width: int, height: int) -> int:
+    """Host bytes one thread's GL context takes to draw ``width`` x ``height``
+    frames of a model of ``sizes``: with OSMesa all of it is host memory (with
+    EGL most of it is on the GPU; it is counted against the host all the same).
+
+    - the offscreen buffers: colour and depth-stencil for each sample of each
+      pixel (multisampled), then one more set that they are resolved into;
+    - the shadow map: a float depth texture of shadowsize^2;
+    - textures, RGB stored as RGBX: 4/3 of MuJoCo's bytes; meshes and
+      heightfields as lists of triangles with normals (3 corners of 6 floats);
+    - the frame read back (RGB) once per thread.
+
+    Measured (RSS growth per thread, 1 vs 7 threads, OSMesa, 2026-11):
+    CheetahRun-v1 41 / 56 MiB at 1 x 1 / 512 x 512 (this gives 41 / 59),
+    HalfCheetah-v5 with its scratch mjData 74 / 93 MiB (75 / 93).
+    """
+    pixels = width * height
+    offscreen = GL_SAMPLE_BYTES * pixels * (max(1, sizes.samples) + 1)
+    shadow = 4 * sizes.shadow_side**2
+    textures = sizes.texture_bytes * 4 // 3
+    triangles = 72 * (sizes.mesh_faces + 2 * sizes.hfield_points)
+    return GL_CONTEXT_BASE + offscreen + shadow + textures + triangles + 3 * pixels
+
+
+def pixel_thread_bytes(
+    config: Mapping[str, Any], sizes: RenderSizes, scratch: tuple[int, int] = (0, 0)
+) -> tuple[int, int]:
+    """(resident, address space) bytes each thread that steps pixel envs holds:
+    its GL context (:func:`gl_context_bytes`) and, for gymnasium's tasks, its
+    scratch ``mjData`` (``scratch``: one env's, where the camera computes the
+    state's positions)."""
+    if not config.get("from_pixels"):
+        return 0, 0
+    gl = gl_context_bytes(sizes, int(config["render_width"]), int(config["render_height"]))
+    return gl + scratch[0], gl + scratch[1]
 
 
 # ---- gymnasium's camera ------------------------------------------------------
