@@ -325,6 +325,8 @@ class EnvSpec:
         """dm_env specs of one env's observation: a namedtuple of arrays."""
         from dm_env import specs
 
+        from envpool_x.families.pixels import dm_obs_name
+
         names, values = [], []
         for o in (
             self._desc["obs"]
@@ -334,15 +336,15 @@ class EnvSpec:
             ]
             + self._desc["info"]
         ):
-            names.append(o["name"])
+            names.append(dm_obs_name(self._env_config, o["name"]))
             box = _box(o)
             if o.get("discrete") and box.shape == () and box.low == 0:
-                values.append(specs.DiscreteArray(int(box.high) + 1, box.dtype, name=o["name"]))
+                values.append(specs.DiscreteArray(int(box.high) + 1, box.dtype, name=names[-1]))
             elif np.isfinite(box.low).all() and np.isfinite(box.high).all():
                 low, high = _uniform_to_scalar(box.low), _uniform_to_scalar(box.high)
-                values.append(specs.BoundedArray(box.shape, box.dtype, low, high, o["name"]))
+                values.append(specs.BoundedArray(box.shape, box.dtype, low, high, names[-1]))
             else:
-                values.append(specs.Array(box.shape, box.dtype, o["name"]))
+                values.append(specs.Array(box.shape, box.dtype, names[-1]))
         return observation_tuple(tuple(names))(*values)
 
     def action_spec(self) -> Any:

@@ -199,18 +199,21 @@ def test_dm_env_and_fixed_camera() -> None:
         "CheetahRun-v1", num_envs=1, from_pixels=True, render_camera_id=0, render_width=WIDTH,
         render_height=HEIGHT, render_mode="rgb_array",
     )  # fmt: skip
-    assert env.observation_spec().obs.shape == (3, HEIGHT, WIDTH)
+    # EnvPool 1.2.7's dm_env field of the frames is "pixels" (gymnasium: a Box).
+    assert env.observation_spec().pixels.shape == (3, HEIGHT, WIDTH)
+    assert env.observation_spec().pixels.name == "pixels"
     step = env.reset()
-    frame = step.observation.obs
+    assert step.observation._fields[0] == "pixels" and "obs" not in step.observation._fields
+    frame = step.observation.pixels
     np.testing.assert_array_equal(frame, _as_chw(env.render(env_ids=[0])))
     free = envpool_x.make_dm(
         "CheetahRun-v1", num_envs=1, from_pixels=True, render_width=WIDTH, render_height=HEIGHT
     )
-    assert not np.array_equal(free.reset().observation.obs, frame)  # another camera
+    assert not np.array_equal(free.reset().observation.pixels, frame)  # another camera
     named = envpool_x.make_dm(
         "CheetahRun-v1", num_envs=1, from_pixels=True, render_camera_name="side",
         render_width=WIDTH, render_height=HEIGHT,
     )  # fmt: skip
-    np.testing.assert_array_equal(named.reset().observation.obs, frame)  # camera 0 is "side"
+    np.testing.assert_array_equal(named.reset().observation.pixels, frame)  # camera 0 is "side"
     for e in (env, free, named):
         e.close()

@@ -93,7 +93,7 @@ def _compare(ours: Any, theirs: Any, task_id: str, domain: str, task: str, camer
     _copy_state(ours, domain, task, theirs)
     for step in range(3):
         a = rng.uniform(spec.minimum, spec.maximum, size=spec.shape).astype(np.float32)
-        got = ours.step(a[None]).observation.obs[0]
+        got = ours.step(a[None]).observation.pixels[0]
         theirs.step(a.astype(np.float64))
         want = theirs.physics.render(height=HEIGHT, width=WIDTH, camera_id=camera)
         where = f"{task_id} camera {camera} step {step}"
