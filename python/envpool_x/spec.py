@@ -96,11 +96,11 @@ def _box(desc: dict[str, Any]) -> spaces.Box:
     shape = tuple(desc["shape"])
     dtype = np.dtype(desc["dtype"])
 
-    def bound(values: list[float], default: float) -> np.ndarray:
-        if not values:
-            return np.full(shape, default, dtype=np.float64)
-        if len(values) == 1:
-            return np.full(shape, values[0], dtype=np.float64)
+    def bound(values: list[float], default: float) -> Any:
+        # One value everywhere stays a scalar that Box spreads in the field's
+        # dtype: float64 arrays of a large frame stack's shape took gigabytes.
+        if len(values) <= 1:
+            return np.float64(values[0] if values else default)
         return np.asarray(values, dtype=np.float64).reshape(shape)
 
     low, high = bound(desc["low"], -np.inf), bound(desc["high"], np.inf)

@@ -33,6 +33,10 @@ BAD_OPTIONS = [
     ({"frame_stack": 0}, ValueError, "frame_stack"),
     ({"frame_stack": -1}, ValueError, "frame_stack"),
     ({"frame_stack": 65}, ValueError, "frame_stack"),
+    # Each side allowed, but one env's observation above 1 GiB (its Box alone
+    # took gigabytes before the memory check: a crash, killed for memory).
+    ({"render_width": 8192, "render_height": 8192, "frame_stack": 64}, ValueError, "1024 MiB"),
+    ({"render_width": 8192, "render_height": 8192, "frame_stack": 6}, ValueError, "fewer frames"),
 ]
 
 

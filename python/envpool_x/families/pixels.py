@@ -51,15 +51,42 @@ _FRAME_KEYS = (
 )
 
 
+#: The largest pixel observation of one env (3 x frame_stack x height x width
+#: bytes): gymnasium's Box of it holds two arrays of its shape and two masks,
+#: and each env a stack, so that a larger one took gigabytes per env while the
+#: spec was made, before the memory check (8192 x 8192 x 64 frames: 13 GB each).
+MAX_OBSERVATION_BYTES = 1 << 30
+
+
+def _observation_fits(task_id: str, config: Mapping[str, Any], given: frozenset[str]) -> None:
+    if not config.get("from_pixels"):
+        return
+    stack, w, h = (
+        int(config["frame_stack"]),
+        int(config["render_width"]),
+        int(config["render_height"]),
+    )
+    size = 3 * stack * w * h
+    if size > MAX_OBSERVATION_BYTES:
+        raise ValueError(
+            f"{task_id}: a pixel observation of 3 x frame_stack x render_height x render_width "
+            f"= 3 x {stack} x {h} x {w} = {size:,} bytes is above the "
+            f"{MAX_OBSERVATION_BYTES >> 20} MiB one env's observation may take: fewer frames "
+            "or a smaller frame"
+        )
+
+
 def pixel_relations(options: Mapping[str, Option]) -> tuple[Relation, ...]:
     """The relations of the pixel keys among ``options``: the frame's keys are
-    read only with ``from_pixels=True``."""
+    read only with ``from_pixels=True``; one env's observation is at most
+    :data:`MAX_OBSERVATION_BYTES`."""
     from envpool_x.families.option_rules import unused_unless
 
     if "from_pixels" not in options:
         return ()
     keys = tuple(k for k in _FRAME_KEYS if k in options)
-    return (unused_unless("from_pixels", keys, "frames are drawn only for pixel observations"),)
+    why = "frames are drawn only for pixel observations"
+    return (unused_unless("from_pixels", keys, why), _observation_fits)
 
 
 def pixel_bytes(config: Mapping[str, Any]) -> tuple[int, int]:
