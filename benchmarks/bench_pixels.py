@@ -138,9 +138,13 @@ def python_runner(task: str, num_envs: int) -> bench.Runner:
 
     import gymnasium
 
+    # Spawned, not forked: this process runs pool threads and GL contexts by
+    # now, and a forked worker could wait forever on a lock one of them held
+    # (the --quick run hung so, every worker idle on a futex).
     vec = gymnasium.vector.AsyncVectorEnv(
         [functools.partial(_python_env, task)] * num_envs,
         autoreset_mode=gymnasium.vector.AutoresetMode.NEXT_STEP,
+        context="spawn",
     )
     vec.reset(seed=0)
     acts = bench._actions(vec.single_action_space, num_envs, 16)
