@@ -72,7 +72,8 @@ class _DmcPixels:
         env = suite.load(domain, name)
         self._env = pixels.Wrapper(env, render_kwargs={"height": SIDE, "width": SIDE})
         spec = self._env.action_spec()
-        self.action_space = gymnasium.spaces.Box(spec.minimum, spec.maximum, dtype=np.float32)
+        low, high = spec.minimum.astype(np.float32), spec.maximum.astype(np.float32)
+        self.action_space = gymnasium.spaces.Box(low, high, dtype=np.float32)
         self.observation_space = gymnasium.spaces.Box(0, 255, (3 * STACK, SIDE, SIDE), np.uint8)
         self._frames: deque[np.ndarray] = deque(maxlen=STACK)
 
@@ -91,6 +92,8 @@ class _DmcPixels:
 
     def close(self) -> None:
         self._env.close()
+        # Its GL context now: dm_control's exit hook would find its executor shut down.
+        self._env.physics.free()
 
 
 def _python_env(task: str) -> Any:
@@ -101,8 +104,9 @@ def _python_env(task: str) -> Any:
         return _as_env(_DmcPixels(task))
     env = gymnasium.make(task, render_mode="rgb_array", width=SIDE, height=SIDE)
     env = gymnasium.wrappers.AddRenderObservation(env, render_only=True)
+    chw = gymnasium.spaces.Box(0, 255, (3, SIDE, SIDE), np.uint8)  # the frames' new shape
     env = gymnasium.wrappers.TransformObservation(
-        env, lambda o: np.ascontiguousarray(o.transpose(2, 0, 1)), None
+        env, lambda o: np.ascontiguousarray(o.transpose(2, 0, 1)), chw
     )
     return gymnasium.wrappers.FrameStackObservation(env, STACK)
 
