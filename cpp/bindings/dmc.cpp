@@ -17,6 +17,8 @@
 #include "envs/dmc/terrain.h"
 #include "envs/dmc/walker.h"
 #include "envs/mujoco/initial_state_info.h"
+#include "envs/mujoco/pixel_observation.h"
+#include "envs/mujoco/render_camera.h"
 // Domains with egocentric observations (a vector expressed in a body frame).
 #include "envs/dmc/fish.h"
 #include "envs/dmc/humanoid.h"
@@ -43,6 +45,17 @@ void BindDmc(py::module_& m) {
   m.def(
       "dmc_has_model", [](const std::string& key) { return dmc::ModelRegistry::Get().Has(key); },
       py::arg("key"));
+  m.def(
+      "dmc_render_sizes",
+      [](const std::string& key) {
+        const auto model = dmc::ModelRegistry::Get().Load(key).model;
+        const mjVisual& vis = model->vis;
+        return py::make_tuple(vis.quality.shadowsize, vis.quality.offsamples, model->ntexdata,
+                              model->nmeshface, model->nhfielddata);
+      },
+      py::arg("key"),
+      "(shadowsize, offsamples, ntexdata, nmeshface, nhfielddata) of a registered model: what "
+      "sizes a pixel env's GL context (the memory check).");
   // Test hooks of quadruped escape's terrain (tests/families/test_dmc_quadruped_escape.py).
   using Grid = py::array_t<double, py::array::c_style | py::array::forcecast>;
   auto to_array = [](const std::vector<double>& values, int rows, int cols) {
@@ -74,26 +87,26 @@ void BindDmc(py::module_& m) {
       py::arg("bumps"), py::arg("res"),
       "quadruped escape's res x res terrain (float64, before MuJoCo's float heightfield) from "
       "a square grid of bumps (test hook).");
-  BindEnv<WithInitialState<DmcCheetah>>(m);
-  BindEnv<WithInitialState<DmcWalker>>(m);
-  BindEnv<WithInitialState<DmcHopper>>(m);
-  BindEnv<WithInitialState<DmcCartpole>>(m);
-  BindEnv<WithInitialState<DmcPendulum>>(m);
-  BindEnv<WithInitialState<DmcAcrobot>>(m);
-  BindEnv<WithInitialState<DmcPointMass>>(m);
-  BindEnv<WithInitialState<DmcReacher>>(m);
-  BindEnv<WithInitialState<DmcBallInCup>>(m);
-  BindEnv<WithInitialState<DmcFinger>>(m);
-  BindEnv<WithInitialState<DmcLqr>>(m);
-  BindEnv<WithInitialState<DmcStacker>>(m);
+  BindEnv<WithPixels<WithInitialState<DmcCheetah>, DmcCamera>>(m);
+  BindEnv<WithPixels<WithInitialState<DmcWalker>, DmcCamera>>(m);
+  BindEnv<WithPixels<WithInitialState<DmcHopper>, DmcCamera>>(m);
+  BindEnv<WithPixels<WithInitialState<DmcCartpole>, DmcCamera>>(m);
+  BindEnv<WithPixels<WithInitialState<DmcPendulum>, DmcCamera>>(m);
+  BindEnv<WithPixels<WithInitialState<DmcAcrobot>, DmcCamera>>(m);
+  BindEnv<WithPixels<WithInitialState<DmcPointMass>, DmcCamera>>(m);
+  BindEnv<WithPixels<WithInitialState<DmcReacher>, DmcCamera>>(m);
+  BindEnv<WithPixels<WithInitialState<DmcBallInCup>, DmcCamera>>(m);
+  BindEnv<WithPixels<WithInitialState<DmcFinger>, DmcCamera>>(m);
+  BindEnv<WithPixels<WithInitialState<DmcLqr>, DmcCamera>>(m);
+  BindEnv<WithPixels<WithInitialState<DmcStacker>, DmcCamera>>(m);
   // Domains with egocentric observations (a vector expressed in a body frame).
-  BindEnv<WithInitialState<DmcHumanoid>>(m);
-  BindEnv<WithInitialState<DmcSwimmer>>(m);
-  BindEnv<WithInitialState<DmcFish>>(m);
-  BindEnv<WithInitialState<DmcQuadruped>>(m);
-  BindEnv<WithInitialState<DmcManipulator>>(m);
-  BindEnv<WithInitialState<DmcHumanoidCMU>>(m);
-  BindEnv<WithInitialState<DmcDog>>(m);
+  BindEnv<WithPixels<WithInitialState<DmcHumanoid>, DmcCamera>>(m);
+  BindEnv<WithPixels<WithInitialState<DmcSwimmer>, DmcCamera>>(m);
+  BindEnv<WithPixels<WithInitialState<DmcFish>, DmcCamera>>(m);
+  BindEnv<WithPixels<WithInitialState<DmcQuadruped>, DmcCamera>>(m);
+  BindEnv<WithPixels<WithInitialState<DmcManipulator>, DmcCamera>>(m);
+  BindEnv<WithPixels<WithInitialState<DmcHumanoidCMU>, DmcCamera>>(m);
+  BindEnv<WithPixels<WithInitialState<DmcDog>, DmcCamera>>(m);
 }
 
 }  // namespace envpool_x

@@ -13,6 +13,7 @@ from envpool_x.action_dict import unpack_action
 from envpool_x.backends import create_pool
 from envpool_x.backends.arrays import host_ids
 from envpool_x.dm_single_env import DmSingleEnv
+from envpool_x.families.pixels import dm_obs_name
 from envpool_x.legacy_seed import pending_seed
 from envpool_x.params import ParamsMixin, get_params
 from envpool_x.render import FrameSource, render
@@ -67,7 +68,8 @@ class DmEnvPool(ParamsMixin, dm_env.Environment):  # type: ignore[misc]
         self.render_mode = spec.config.render_mode
         self._frames = FrameSource(spec, self._pool)
         self.batch_size = spec.config.batch_size
-        names = list(spec._desc and [o["name"] for o in spec._desc["obs"]])
+        self._obs_name = dm_obs_name(spec.env_config, "obs")  # a pixel env's frames: "pixels"
+        names = [dm_obs_name(spec.env_config, o["name"]) for o in spec._desc["obs"]]
         names += ["env_id", "elapsed_step"] + [i["name"] for i in spec._desc["info"]]
         if self._params_info is not None:
             names.append("params")
@@ -94,7 +96,7 @@ class DmEnvPool(ParamsMixin, dm_env.Environment):  # type: ignore[misc]
     def _timestep(self, result: tuple[Any, ...], xp: Any = np) -> dm_env.TimeStep:
         # xp: numpy, or jax.numpy when traced inside env.xla()'s functions.
         obs, reward, terminated, truncated, info = result
-        fields = dict(obs) if isinstance(obs, dict) else {"obs": obs}
+        fields = dict(obs) if isinstance(obs, dict) else {self._obs_name: obs}
         fields.update(info)
         if self._params_info is not None:
             fields["params"] = get_params(self._pool, self._params_info, info["env_id"])
@@ -274,9 +276,10 @@ class DmEnvPool(ParamsMixin, dm_env.Environment):  # type: ignore[misc]
         return specs.BoundedArray((), np.float32, 0.0, 1.0, "discount")
 
     def close(self) -> None:
-        """Stop the workers (idempotent)."""
+        """Stop the workers and free the renderer (idempotent)."""
         if not self._closed:
             self._pool.close()
+            self._frames.close()
             self._closed = True
 
     def __getstate__(self) -> Any:

@@ -336,8 +336,9 @@ class GymnasiumEnvPool(ParamsMixin, gymnasium.vector.VectorEnv, gymnasium.Env): 
         return make_xla(self, "gym_classic" if self._classic_gym_api else "gymnasium")
 
     def close_extras(self, **kwargs: Any) -> None:
-        """Stop and join the worker threads."""
+        """Stop and join the worker threads; free the renderer."""
         self._pool.close()
+        self._frames.close()
 
     def close(self, **kwargs: Any) -> None:
         """Close the env (idempotent); later calls raise RuntimeError."""

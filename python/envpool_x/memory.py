@@ -20,7 +20,9 @@ The estimate of a pool of ``N`` envs (``estimate(spec)``) adds up:
   cells per worker, plus the caller's), actions and seeds: exact, from
   ``PoolBase::BookkeepingBytes`` in C++.
 - ``threads``: per worker thread (its touched stack; its 8 MiB stack and, for
-  threads that allocate, glibc's 64 MiB malloc arena count as address space).
+  threads that allocate, glibc's 64 MiB malloc arena count as address space),
+  and what the family declares per stepping thread, the caller's included
+  (``FamilyMemory.thread_extra``: a pixel env's GL context and scratch ``mjData``).
 - on a device backend (``device="cuda"``) the device arrays (state, RNG, flags
   and the result blocks) against the device's free memory; ``cpu-reference``
   keeps them in host memory.

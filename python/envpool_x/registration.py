@@ -39,6 +39,10 @@ class FamilyMemory:
             address space) bytes one env takes beyond the above because of that
             config (MuJoCo: a model of the user's own, with a larger arena);
             None: the config changes nothing.
+        thread_extra: given a pool name and an env config, the (resident,
+            address space) bytes each thread that steps envs (every worker and
+            the caller's) takes for that config (a pixel env's GL context and
+            scratch ``mjData``); None: nothing.
     """
 
     env_resident: int = 0
@@ -47,6 +51,7 @@ class FamilyMemory:
     heap_observations: int = 0
     pool_resident: Mapping[str, int] = field(default_factory=dict)
     config_extra: Callable[[str, Mapping[str, Any]], tuple[int, int]] | None = None
+    thread_extra: Callable[[str, Mapping[str, Any]], tuple[int, int]] | None = None
 
     def resident(self, pool_name: str) -> int:
         """Bytes one env of ``pool_name`` touches beyond sizeof(Env)."""
@@ -57,6 +62,14 @@ class FamilyMemory:
         if self.config_extra is None:
             return 0, 0
         resident, address = self.config_extra(pool_name, config)
+        return int(resident), int(address)
+
+    def per_thread(self, pool_name: str, config: Mapping[str, Any]) -> tuple[int, int]:
+        """(resident, address space) bytes each stepping thread adds for ``config``
+        (:attr:`thread_extra`)."""
+        if self.thread_extra is None:
+            return 0, 0
+        resident, address = self.thread_extra(pool_name, config)
         return int(resident), int(address)
 
 

@@ -96,11 +96,11 @@ def _box(desc: dict[str, Any]) -> spaces.Box:
     shape = tuple(desc["shape"])
     dtype = np.dtype(desc["dtype"])
 
-    def bound(values: list[float], default: float) -> np.ndarray:
-        if not values:
-            return np.full(shape, default, dtype=np.float64)
-        if len(values) == 1:
-            return np.full(shape, values[0], dtype=np.float64)
+    def bound(values: list[float], default: float) -> Any:
+        # One value everywhere stays a scalar that Box spreads in the field's
+        # dtype: float64 arrays of a large frame stack's shape took gigabytes.
+        if len(values) <= 1:
+            return np.float64(values[0] if values else default)
         return np.asarray(values, dtype=np.float64).reshape(shape)
 
     low, high = bound(desc["low"], -np.inf), bound(desc["high"], np.inf)
@@ -326,6 +326,8 @@ class EnvSpec:
         """dm_env specs of one env's observation: a namedtuple of arrays."""
         from dm_env import specs
 
+        from envpool_x.families.pixels import dm_obs_name
+
         names, values = [], []
         for o in (
             self._desc["obs"]
@@ -335,15 +337,15 @@ class EnvSpec:
             ]
             + self._desc["info"]
         ):
-            names.append(o["name"])
+            names.append(dm_obs_name(self._env_config, o["name"]))
             box = _box(o)
             if o.get("discrete") and box.shape == () and box.low == 0:
-                values.append(specs.DiscreteArray(int(box.high) + 1, box.dtype, name=o["name"]))
+                values.append(specs.DiscreteArray(int(box.high) + 1, box.dtype, name=names[-1]))
             elif np.isfinite(box.low).all() and np.isfinite(box.high).all():
                 low, high = _uniform_to_scalar(box.low), _uniform_to_scalar(box.high)
-                values.append(specs.BoundedArray(box.shape, box.dtype, low, high, o["name"]))
+                values.append(specs.BoundedArray(box.shape, box.dtype, low, high, names[-1]))
             else:
-                values.append(specs.Array(box.shape, box.dtype, o["name"]))
+                values.append(specs.Array(box.shape, box.dtype, names[-1]))
         if self.config.params_info:  # make_dm(params_info=True): observation.params
             names.append("params")
             values.append(

@@ -79,9 +79,7 @@ class DmcEnvBase {
     if (own_heightfields) {
       const mjModel* m = shared_.model.get();
       heightfields_.assign(m->hfield_data, m->hfield_data + m->nhfielddata);
-      heightfield_model_ = std::make_unique<mjModel>(*m);  // shares m's arrays
-      heightfield_model_->hfield_data = heightfields_.data();
-      model_ = heightfield_model_.get();
+      ShallowModel()->hfield_data = heightfields_.data();
     } else if (own_model) {
       own_.reset(mj_copyModel(nullptr, shared_.model.get()));
       if (!own_) throw std::runtime_error("MuJoCo could not copy the model");
@@ -105,6 +103,11 @@ class DmcEnvBase {
   }
 
   int n_sub_steps() const { return n_sub_steps_; }
+
+  // What pixel observations draw (pixel_observation.h): the shared model
+  // (its meshes and textures are the env's) and the env's own.
+  const std::shared_ptr<const mjModel>& RenderAssets() const { return shared_.model; }
+  const mjModel* RenderModel() const { return model_; }
 
   // The state a test copies in and out: MuJoCo's integration state
   // (mj_getState with mjSTATE_INTEGRATION: time, qpos, qvel, act, warm start,
@@ -270,10 +273,17 @@ class DmcEnvBase {
   int JointQpos(const char* name) const { return model_->jnt_qposadr[Id(mjOBJ_JOINT, name)]; }
   int JointDof(const char* name) const { return model_->jnt_dofadr[Id(mjOBJ_JOINT, name)]; }
 
+  // dm_control hides some of a task's geoms and sites by giving them alpha 0
+  // in the model at each episode (fish upright's target, finger spin's target
+  // and tip): the env's model hides them too, so that its frames are
+  // dm_control's. Alpha is drawing only: the physics is the same either way.
+  void HideGeom(int id) { OwnRgba(&mjModel::geom_rgba, geom_rgba_, model_->ngeom)[4 * id + 3] = 0; }
+  void HideSite(int id) { OwnRgba(&mjModel::site_rgba, site_rgba_, model_->nsite)[4 * id + 3] = 0; }
+
   // Model that the env may edit (own_model envs only; own_heightfields
   // envs: its hfield_data only).
   mjModel* mutable_model() {
-    if (heightfield_model_) return heightfield_model_.get();
+    if (shallow_model_) return shallow_model_.get();
     if (!own_) throw std::logic_error("this dmc env was built without its own model");
     return own_.get();
   }
@@ -282,8 +292,30 @@ class DmcEnvBase {
   std::unique_ptr<mjData, mujoco_detail::DataDeleter> data_;
 
  private:
+  // The env's shallow copy of the shared model (made at the first call): it
+  // shares the shared model's arrays but those the env points at its own.
+  mjModel* ShallowModel() {
+    if (!shallow_model_) {
+      shallow_model_ = std::make_unique<mjModel>(*shared_.model);
+      model_ = shallow_model_.get();
+    }
+    return shallow_model_.get();
+  }
+
+  // The env's own copy of the rgba array `array` (of `count` rows): in its own
+  // model, or made for its shallow copy of the shared one.
+  float* OwnRgba(float* mjModel::* array, std::vector<float>& copy, int count) {
+    if (own_) return own_.get()->*array;
+    mjModel* m = ShallowModel();
+    if (copy.empty()) {
+      copy.assign(m->*array, m->*array + 4 * static_cast<size_t>(count));
+      m->*array = copy.data();
+    }
+    return m->*array;
+  }
+
   void ForwardWithoutActuation() {
-    mjModel* own = own_ ? own_.get() : heightfield_model_.get();
+    mjModel* own = own_ ? own_.get() : shallow_model_.get();
     if (own) {
       const int flags = own->opt.disableflags;
       own->opt.disableflags |= mjDSBL_ACTUATION;
@@ -296,11 +328,13 @@ class DmcEnvBase {
 
   SharedModel shared_;
   std::unique_ptr<mjModel, mujoco_detail::ModelDeleter> own_;
-  // own_heightfields: a shallow copy of the shared model (never passed to
-  // mj_deleteModel: its arrays are the shared model's, which shared_ keeps
-  // alive) whose hfield_data is heightfields_.
-  std::unique_ptr<mjModel> heightfield_model_;
+  // A shallow copy of the shared model (never passed to mj_deleteModel: its
+  // arrays are the shared model's, which shared_ keeps alive, or the vectors
+  // below): own_heightfields envs and envs that hide geoms or sites.
+  std::unique_ptr<mjModel> shallow_model_;
   std::vector<float> heightfields_;
+  std::vector<float> geom_rgba_;
+  std::vector<float> site_rgba_;
   int n_sub_steps_ = 1;
   int state_size_ = 0;
 };

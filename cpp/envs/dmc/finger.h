@@ -60,6 +60,9 @@ class DmcFinger : public dmc::DmcEnvBase {
       m->site_size[3 * target_site_] = target_radius_;
     } else {
       m->dof_damping[model_->jnt_dofadr[hinge_]] = 0.03;
+      // spin has no target: dm_control hides the target and the tip sites.
+      HideSite(target_site_);
+      HideSite(Id(mjOBJ_SITE, "tip"));
     }
   }
 

@@ -43,6 +43,7 @@ class DmcFish : public dmc::DmcEnvBase {
         obs_target_(OptionalObsField<double>(spec, "target")),
         obs_velocity_(ObsField<double>(spec, "velocity")) {
     for (int i = 0; i < kNumJoints; ++i) joint_qpos_[i] = JointQpos(kJoints[i]);
+    if (!swim_) HideGeom(target_);  // upright has no target (dm_control hides it)
   }
 
   void Reset(Rng& rng, const StepOutput& out) {

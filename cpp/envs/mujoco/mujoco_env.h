@@ -278,6 +278,11 @@ class MujocoEnvBase {
 
   int nq() const { return model_->nq; }
   int nv() const { return model_->nv; }
+
+  // What pixel observations draw (pixel_observation.h): the model whose
+  // assets a GL context holds, and the one the env simulates (the same here).
+  const std::shared_ptr<const mjModel>& RenderAssets() const { return model_; }
+  const mjModel* RenderModel() const { return model_.get(); }
   int nu() const { return model_->nu; }
   double dt() const { return model_->opt.timestep * frame_skip_; }
 

@@ -91,17 +91,20 @@ class CpuBackend:
         build = 0 if sizes["cheap"] else int(sizes["env"]) + 16
         seeds = PY_SEED if spec.env_seeds is not None else 0
         book = int(pool_cls.bookkeeping_bytes(n, b, threads, memory.action_bytes(spec)))
+        # The caller's thread steps (and draws) envs too.
+        thread_res, thread_addr = family.per_thread(spec.entry.pool_name, spec.env_config)
         parts = {
             "envs": n * env_res,
             "outputs": row * (pool_rows + 2 * b),
             "bookkeeping": book,
             "build scratch": n * (build + seeds),
-            "threads": threads * THREAD_RESIDENT,
+            "threads": threads * THREAD_RESIDENT + (threads + 1) * thread_res,
             "fixed": memory.FIXED_RESIDENT,
         }
         resident = sum(parts.values())
         arenas = 0 if sizes["cheap"] else min(threads, 8 * memory.usable_cpus()) * MALLOC_ARENA
         address = resident + n * (env_addr - env_res) + threads * THREAD_STACK + arenas
+        address += (threads + 1) * max(0, thread_addr - thread_res)
         per_env_res = env_res + row * (pool_rows + 2 * b) / n + book / n + build + seeds
         per_env = {
             "resident": per_env_res,

@@ -31,6 +31,13 @@ from envpool_x import _core
 from envpool_x.envpool_names import EnvPoolNames, Fixed, Unsupported
 from envpool_x.families.mujoco import drop_default_timer
 from envpool_x.families.option_rules import fixed_by_task_id
+from envpool_x.families.pixels import (
+    PIXEL_OPTIONS,
+    RenderSizes,
+    pixel_bytes,
+    pixel_relations,
+    pixel_thread_bytes,
+)
 from envpool_x.options import BOOL, Choice, Option, OptionTable
 from envpool_x.registration import (
     Family,
@@ -217,7 +224,7 @@ def _resolver(domain: str) -> Any:
 def _frame_drawer(spec: EnvSpec) -> Callable[[np.ndarray], np.ndarray]:
     """The family's renderer: dm_control's ``Physics.render``, set to each env's state."""
     (domain,) = [d for d, _, pool, _ in DOMAINS if pool == spec.entry.pool_name]
-    return DmcFrames(domain, str(spec.env_config["task_name"])).frame
+    return DmcFrames(domain, str(spec.env_config["task_name"]), spec.env_config)
 
 
 def _id_of_task(prefix: str, tasks: tuple[str, ...]) -> Callable[[Any], str | None]:
@@ -234,25 +241,25 @@ DMC_OPTIONS: dict[str, OptionTable] = {
             "initial_state_info": BOOL,
             "model": Option("text", note="filled from task_name: leave it out"),
             "task_name": Choice(*tasks, note=f"a task of {domain}"),
+            **PIXEL_OPTIONS,
         },
-        (fixed_by_task_id("task_name", _id_of_task(prefix, tasks)),),
+        (
+            fixed_by_task_id("task_name", _id_of_task(prefix, tasks)),
+            *pixel_relations(PIXEL_OPTIONS),
+        ),
     )
     for domain, prefix, pool, tasks in DOMAINS
 }
 
 
 def _envpool_names(domain: str) -> EnvPoolNames:
-    """EnvPool's keys of a domain's pool: ``frame_skip`` and ``frame_stack``,
-    both fixed by dm_control's task, and ``base_path`` (:mod:`envpool_x.envpool_names`)."""
+    """EnvPool's keys of a domain's pool: ``frame_skip``, fixed by dm_control's
+    task, and ``base_path`` (:mod:`envpool_x.envpool_names`); its pixel keys
+    (``frame_stack``, ``from_pixels``, ...) are the pool's own."""
     skip = (
         f"frame_skip is EnvPool's name of dm_control's physics steps per control step, which "
         f"the {domain} tasks fix ({SUB_STEPS[domain]}: their control timestep over the model's) "
         "and envpool_x's C++ envs follow; to act less often, repeat each action k times yourself"
-    )
-    stack = (
-        "observations are one step's, as dm_control's; to stack the last k, keep them yourself "
-        "(or wrap make_gymnasium(task, num_envs=1).single_env() in "
-        "gymnasium.wrappers.FrameStackObservation)"
     )
     base_path = Unsupported(
         "it is where EnvPool keeps its model files; envpool_x loads dm_control's own models "
@@ -261,7 +268,6 @@ def _envpool_names(domain: str) -> EnvPoolNames:
     return EnvPoolNames(
         {
             "frame_skip": Fixed(SUB_STEPS[domain], skip),
-            "frame_stack": Fixed(1, stack),
             "base_path": base_path,
         }
     )
@@ -285,10 +291,22 @@ _LARGER_ARENA = {"DmcDog": (1 * MiB, 22 * MiB)}  # (resident, address) beyond th
 def _env_extra(pool_name: str, config: Mapping[str, Any]) -> tuple[int, int]:
     """The (resident, address space) bytes one env of ``pool_name`` takes beyond
     the family's figures (FamilyMemory.config_extra): dog's larger arena,
-    escape's own heightfield."""
+    escape's own heightfield, a pixel env's frame stack."""
+    pixels = pixel_bytes(config)
     if pool_name == "DmcQuadruped" and config.get("task_name") == "escape":
-        return ESCAPE_HEIGHTFIELD_BYTES, ESCAPE_HEIGHTFIELD_BYTES
-    return _LARGER_ARENA.get(pool_name, (0, 0))
+        extra = (ESCAPE_HEIGHTFIELD_BYTES, ESCAPE_HEIGHTFIELD_BYTES)
+    else:
+        extra = _LARGER_ARENA.get(pool_name, (0, 0))
+    return extra[0] + pixels[0], extra[1] + pixels[1]
+
+
+def _thread_extra(pool_name: str, config: Mapping[str, Any]) -> tuple[int, int]:
+    """(resident, address) bytes each stepping thread of a pixel pool holds: its
+    GL context (the camera needs no scratch mjData here)."""
+    if not config.get("from_pixels"):
+        return 0, 0
+    sizes = RenderSizes(*_core.dmc_render_sizes(str(config["model"])))
+    return pixel_thread_bytes(config, sizes)
 
 
 declare_family(
@@ -300,6 +318,7 @@ declare_family(
             env_address=30 * MiB,
             pool_resident=_PRIVATE_MODEL_RESIDENT,
             config_extra=_env_extra,
+            thread_extra=_thread_extra,
         ),
         options=DMC_OPTIONS,
         envpool_names={pool: _envpool_names(domain) for domain, _, pool, _ in DOMAINS},

@@ -23,8 +23,16 @@ import numpy as np
 
 from envpool_x import _core
 from envpool_x.families.mujoco_envpool_names import LEGACY_VERSIONS, MUJOCO_ENVPOOL_NAMES
-from envpool_x.families.mujoco_memory import model_extra
+from envpool_x.families.mujoco_memory import model_extra, model_render_sizes
 from envpool_x.families.option_rules import unused_unless
+from envpool_x.families.pixels import (
+    GYM_CAMERA_OPTIONS,
+    PIXEL_OPTIONS,
+    fill_gym_camera,
+    pixel_bytes,
+    pixel_relations,
+    pixel_thread_bytes,
+)
 from envpool_x.options import (
     BOOL,
     TEXT,
@@ -139,6 +147,8 @@ MUJOCO_KEY_OPTIONS: dict[str, Option] = {
             "initial_state_info",
         )
     },
+    **PIXEL_OPTIONS,
+    **GYM_CAMERA_OPTIONS,
 }
 
 
@@ -164,6 +174,7 @@ def _pool_options(pool: str) -> OptionTable:
     keys = getattr(_core, pool).default_config()
     options = {key: MUJOCO_KEY_OPTIONS[key] for key in keys if key in MUJOCO_KEY_OPTIONS}
     relations: list[Relation] = [ordered_pair(k) for k in options if options[k] is _RANGE]
+    relations.extend(pixel_relations(options))
     if "main_body" in options:
         relations.append(_main_body)
     if "use_contact_forces" in options:
@@ -196,17 +207,42 @@ STOCK_MODELS = {
     for v, xml in _versions(name, xml_v4, xml_v5)
 }
 
+_MODEL_EXTRA = model_extra(STOCK_MODELS, lambda name: expand_model_path(name))
+
+
+def _config_extra(pool_name: str, config: Mapping[str, Any]) -> tuple[int, int]:
+    """(resident, address) bytes one env adds for its config: a model of the
+    user's own (families/mujoco_memory.py) and a pixel env's frame stack."""
+    model = _MODEL_EXTRA(pool_name, config)
+    pixels = pixel_bytes(config)
+    return model[0] + pixels[0], model[1] + pixels[1]
+
+
 # One env: mjData's buffer and the touched part of its arena (measured); the
 # arena (6-15 MB) is reserved at once and touched as needed. A model of the
 # user's own adds its difference (families/mujoco_memory.py).
+ENV_RESIDENT, ENV_ADDRESS = 200 * KiB, 15 * MiB
+
+
+def _thread_extra(pool_name: str, config: Mapping[str, Any]) -> tuple[int, int]:
+    """(resident, address) bytes each stepping thread of a pixel pool holds: its
+    GL context and its scratch mjData (one env's: the camera's positions)."""
+    if not config.get("from_pixels"):
+        return 0, 0
+    sizes = model_render_sizes(os.path.abspath(str(config["xml_file"])))
+    model = _MODEL_EXTRA(pool_name, config)
+    return pixel_thread_bytes(config, sizes, (ENV_RESIDENT + model[0], ENV_ADDRESS + model[1]))
+
+
 declare_family(
     Family(
         "mujoco",
         renderer=mujoco_drawer,
         memory=FamilyMemory(
-            env_resident=200 * KiB,
-            env_address=15 * MiB,
-            config_extra=model_extra(STOCK_MODELS, lambda name: expand_model_path(name)),
+            env_resident=ENV_RESIDENT,
+            env_address=ENV_ADDRESS,
+            config_extra=_config_extra,
+            thread_extra=_thread_extra,
         ),
         backends={"mujoco_warp": MUJOCO_WARP_POOLS},
         options=MUJOCO_OPTIONS,
@@ -313,6 +349,17 @@ def _caller_stacklevel() -> int:
     return level
 
 
+def _task_resolver(name: str, version: int) -> Any:
+    """The resolve hook of task ``name``-v``version``: :func:`resolve_config`,
+    and a pixel env's camera, gymnasium's of that task."""
+
+    def resolve(config: dict[str, Any]) -> None:
+        resolve_config(config)
+        fill_gym_camera(config, name, version)
+
+    return resolve
+
+
 def register_mujoco_tasks() -> None:
     """Register ``<Name>-v4``, ``<Name>-v5`` and EnvPool's older id of each
     (``Ant-v3``, ``Reacher-v2``, ...) for every MuJoCo env of this build;
@@ -328,7 +375,7 @@ def register_mujoco_tasks() -> None:
                     "mujoco",
                     max_steps,
                     threshold,
-                    resolve=resolve_config,
+                    resolve=_task_resolver(name, version),
                     xml_file=xml,
                 )
 

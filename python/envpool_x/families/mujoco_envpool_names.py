@@ -29,11 +29,6 @@ from envpool_x.envpool_names import (
 
 # ---- every task --------------------------------------------------------------
 
-_FRAME_STACK = (
-    "observations are one step's, as gymnasium's; to stack the last k, wrap one env "
-    "(make_gymnasium(task, num_envs=1).single_env()) in gymnasium.wrappers.FrameStackObservation, "
-    "or keep the last k observations of the batch yourself"
-)
 _POST_CONSTRAINT = (
     "envpool_x calls mj_rnePostConstraint after every step, as gymnasium 1.x does, so the "
     "contact forces (cfrc_ext) this task observes or pays for are the step's; EnvPool's "
@@ -70,7 +65,6 @@ def _common(version: int, post_constraint_same: Any = None) -> dict[str, Entry]:
         else Fixed(False, _NO_POST_CONSTRAINT, post_constraint_same)
     )
     return {
-        "frame_stack": Fixed(1, _FRAME_STACK),
         "post_constraint": post_constraint,
         "gymnasium_v5_render_camera": Fixed(True, _CAMERA),
         "base_path": _BASE_PATH,

@@ -16,6 +16,8 @@ import os
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from envpool_x.families.pixels import RenderSizes, render_sizes
+
 
 @functools.lru_cache(maxsize=32)
 def _data_bytes(path: str, mtime_ns: int, size: int) -> tuple[int, int]:
@@ -32,6 +34,19 @@ def data_bytes(path: str) -> tuple[int, int]:
     """(buffer, arena) bytes of one ``mjData`` of the model file ``path``."""
     st = os.stat(path)
     return _data_bytes(os.path.abspath(path), st.st_mtime_ns, st.st_size)
+
+
+@functools.lru_cache(maxsize=32)
+def _render_sizes(path: str, mtime_ns: int, size: int) -> RenderSizes:
+    import mujoco
+
+    return render_sizes(mujoco.MjModel.from_xml_path(path))
+
+
+def model_render_sizes(path: str) -> RenderSizes:
+    """What sizes a GL context of the model file ``path`` (pixel envs)."""
+    st = os.stat(path)
+    return _render_sizes(os.path.abspath(path), st.st_mtime_ns, st.st_size)
 
 
 def model_extra(

@@ -67,6 +67,15 @@ class FrameSource:
         draw = self._draw_from_state()
         return np.stack([draw(np.asarray(self._pool.get_state(int(i)))) for i in ids])
 
+    def close(self) -> None:
+        """Free the renderer now, if it holds anything (MuJoCo's GL contexts):
+        left to a garbage collection, dm_control's can deadlock (it frees them
+        under a lock that a collection inside that lock waits on)."""
+        drawer, self._drawer = self._drawer, None
+        close = getattr(drawer, "close", None)
+        if callable(close):
+            close()
+
 
 def render(source: FrameSource, mode: str | None, env_ids: Any) -> np.ndarray | None:
     """What a front end's ``render`` returns: the frames for 'rgb_array'; for

@@ -28,7 +28,11 @@ def _v4_camera(name: str) -> dict[str, Any] | None:
 
 
 class MujocoFrames:
-    """Draws gymnasium MuJoCo task frames from our state (qpos then qvel)."""
+    """Draws gymnasium MuJoCo task frames from our state (qpos then qvel).
+
+    For a pixel env (``from_pixels=True``) the frame is its observation's:
+    its size and camera, with the free camera aimed anew at each frame, as a
+    viewer gymnasium makes for that state aims it (pixel_observation.h)."""
 
     def __init__(self, task_id: str, env_config: dict[str, Any]) -> None:
         import gymnasium
@@ -41,22 +45,64 @@ class MujocoFrames:
         kwargs: dict[str, Any] = {"render_mode": "rgb_array", "xml_file": env_config["xml_file"]}
         if version != "v5":
             kwargs["default_camera_config"] = _v4_camera(name)
+        self._aim_each_frame = bool(env_config.get("from_pixels"))
+        if self._aim_each_frame:
+            kwargs.update(_pixel_view(env_config))
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             env: Any = gymnasium.make(f"{name}-v5", **kwargs).unwrapped
         self._env = env
         self._nq = int(self._env.model.nq)
+        self.closed = False
         self.shape = (int(self._env.height), int(self._env.width))
+
+    def __call__(self, state: np.ndarray) -> np.ndarray:
+        """The frame of ``state`` (qpos then qvel)."""
+        return self.frame(state)
 
     def frame(self, state: np.ndarray) -> np.ndarray:
         self._env.set_state(state[: self._nq], state[self._nq :])
         try:
+            if self._aim_each_frame:
+                self._aim()
             return np.asarray(self._env.render(), dtype=np.uint8)
         except Exception as e:  # noqa: BLE001 - every GL failure gets the same advice
             raise no_gl_error(e) from e
 
+    def _aim(self) -> None:
+        """Aim the free camera as gymnasium's viewer does when it is made (the
+        geoms' median, then the task's camera config), for the current state."""
+        renderer = self._env.mujoco_renderer
+        viewer = renderer._get_viewer("rgb_array")
+        viewer._init_camera()
+        renderer._set_cam_config()
+
     def close(self) -> None:
+        """Free gymnasium's renderer and its GL context."""
         self._env.close()
+        self.closed = True
+
+
+def _pixel_view(env_config: dict[str, Any]) -> dict[str, Any]:
+    """gymnasium's keywords for a pixel env's frame size, camera and view."""
+    view: dict[str, Any] = {
+        "width": int(env_config["render_width"]),
+        "height": int(env_config["render_height"]),
+    }
+    if env_config.get("render_camera_name"):
+        view["camera_name"] = env_config["render_camera_name"]
+    else:
+        view["camera_id"] = int(env_config["render_camera_id"])
+    camera: dict[str, Any] = {
+        "azimuth": float(env_config["render_camera_azimuth"]),
+        "elevation": float(env_config["render_camera_elevation"]),
+    }
+    if float(env_config["render_camera_distance"]) > 0:
+        camera["distance"] = float(env_config["render_camera_distance"])
+    if len(env_config["render_camera_lookat"]) == 3:
+        camera["lookat"] = np.asarray(env_config["render_camera_lookat"], dtype=np.float64)
+    view["default_camera_config"] = camera
+    return view
 
 
 class DmcFrames:
@@ -69,13 +115,32 @@ class DmcFrames:
 
     HEIGHT, WIDTH = 240, 320  # dm_control's Physics.render defaults
 
-    def __init__(self, domain: str, task: str) -> None:
+    def __init__(self, domain: str, task: str, env_config: dict[str, Any] | None = None) -> None:
+        import gc
+
         from dm_control import suite
 
+        # dm_control frees a GL context under its executor pool's lock, which
+        # it takes again to make ours: garbage holding one (an env no one
+        # closed) is freed now, not by a collection run inside that lock.
+        gc.collect()
+        self.closed = False
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             self._env = suite.load(domain, task)
-        self.shape = (self.HEIGHT, self.WIDTH)
+        config = env_config or {}
+        # A pixel env's frame is its observation's: its size and camera.
+        self._camera: int | str = -1
+        if config.get("from_pixels"):
+            self.shape = (int(config["render_height"]), int(config["render_width"]))
+            self._camera = config.get("render_camera_name") or int(config["render_camera_id"])
+        else:
+            self.shape = (self.HEIGHT, self.WIDTH)
+        self._enlarge_offscreen_buffer()
+
+    def __call__(self, state: np.ndarray) -> np.ndarray:
+        """The frame of ``state`` (integration state, then the task's values)."""
+        return self.frame(state)
 
     def frame(self, state: np.ndarray) -> np.ndarray:
         import mujoco
@@ -84,12 +149,22 @@ class DmcFrames:
         sig = mujoco.mjtState.mjSTATE_INTEGRATION
         size = mujoco.mj_stateSize(physics.model.ptr, sig)
         mujoco.mj_setState(physics.model.ptr, physics.data.ptr, np.asarray(state[:size]), sig)
-        physics.forward()
         try:
+            # The terrain before forward(): the rangefinders (drawn as rays) measure it.
             self._set_heightfield(np.asarray(state[size:]))
-            return np.asarray(physics.render(height=self.HEIGHT, width=self.WIDTH))
+            physics.forward()
+            height, width = self.shape
+            return np.asarray(physics.render(height=height, width=width, camera_id=self._camera))
         except Exception as e:  # noqa: BLE001 - every GL failure gets the same advice
             raise no_gl_error(e) from e
+
+    def _enlarge_offscreen_buffer(self) -> None:
+        """Let dm_control draw a frame larger than the model's offscreen buffer
+        (as the C++ renderer does): before its GL context is made, the buffer
+        of its model copy only sets how large a frame may be."""
+        visual = self._env.physics.model.vis.global_
+        visual.offheight = max(int(visual.offheight), self.shape[0])
+        visual.offwidth = max(int(visual.offwidth), self.shape[1])
 
     def _set_heightfield(self, task_values: np.ndarray) -> None:
         """Copy an env's terrain (its task values) into the renderer's model
@@ -106,9 +181,12 @@ class DmcFrames:
             ctx.call(mujoco.mjr_uploadHField, model.ptr, contexts.mujoco.ptr, 0)
 
     def close(self) -> None:
+        """Free the physics and its GL contexts now: dm_control frees them under
+        a lock that a garbage collection run inside it would wait on forever."""
         self._env.physics.free()
+        self.closed = True
 
 
 def mujoco_drawer(spec: EnvSpec) -> Callable[[np.ndarray], np.ndarray]:
     """The MuJoCo family's renderer: gymnasium's, set to each env's state."""
-    return MujocoFrames(spec.id, spec.env_config).frame
+    return MujocoFrames(spec.id, spec.env_config)
