@@ -39,8 +39,13 @@ BLOCK_FILES = (
     "plant_on_grass.png",
     "ripe_plant_on_grass.png",
 )
-PLAYER_FILES = ("player-left.png", "player-right.png", "player-up.png", "player-down.png")
-PLAYER_FILES += ("player-sleep.png",)
+PLAYER_FILES: tuple[str, ...] = (
+    "player-left.png",
+    "player-right.png",
+    "player-up.png",
+    "player-down.png",
+    "player-sleep.png",
+)
 #: Inventory icons: (file, multiplied by alpha), in the order the C++ renderer reads them.
 ICON_FILES = (
     ("health.png", False),
@@ -87,7 +92,9 @@ def load_texture(name: str, size: int, clamp_alpha: bool = True) -> np.ndarray:
     if clamp_alpha:
         img[:, :, 3] //= 255
     if size != 16:
-        resized = Image.fromarray(img.astype(np.uint8)).resize((size, size), Image.NEAREST)
+        resized = Image.fromarray(img.astype(np.uint8)).resize(
+            (size, size), Image.Resampling.NEAREST
+        )
         img = np.asarray(resized, dtype=np.int32)
     return img
 
