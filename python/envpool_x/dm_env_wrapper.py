@@ -15,7 +15,7 @@ from envpool_x.backends.arrays import host_ids
 from envpool_x.dm_single_env import DmSingleEnv
 from envpool_x.families.pixels import dm_obs_name
 from envpool_x.legacy_seed import pending_seed
-from envpool_x.params import ParamsMixin, get_params
+from envpool_x.params import ParamsMixin, get_params, params_info_names
 from envpool_x.render import FrameSource, render
 from envpool_x.spec import EnvSpec, observation_tuple
 
@@ -52,14 +52,7 @@ class DmEnvPool(ParamsMixin, dm_env.Environment):  # type: ignore[misc]
         self._pool = create_pool(spec)
         # params_info=True: observation.params, {name: values} of the returned
         # rows, as gymnasium's info["params"] (info fields ride in the observation).
-        self._params_info: list[str] | None = None
-        if spec.config.params_info:
-            if not hasattr(self._pool, "get_params"):
-                self._pool.close()
-                raise NotImplementedError(
-                    "params_info=True needs per-env parameters, which only device='cpu' has"
-                )
-            self._params_info = list(spec.params)
+        self._params_info = params_info_names(spec, self._pool)
         self.num_envs = spec.config.num_envs
         # Envs whose next step starts a new sequence: never reset, or (with
         # 'disabled') their last step was LAST. _any_to_start False means none.

@@ -14,7 +14,7 @@ from envpool_x.backends.checks import reset_ids
 from envpool_x.backends.contract import DevicePool, Pool
 from envpool_x.gymnasium_single_env import GymnasiumSingleEnv
 from envpool_x.legacy_seed import pending_seed
-from envpool_x.params import ParamsMixin, add_params_info, set_params
+from envpool_x.params import ParamsMixin, add_params_info, params_info_names, set_params
 from envpool_x.render import RENDER_MODES, FrameSource, render
 from envpool_x.spec import EnvSpec
 
@@ -100,14 +100,7 @@ class GymnasiumEnvPool(ParamsMixin, gymnasium.vector.VectorEnv, gymnasium.Env): 
         if spec.obs_tuple:  # e.g. Blackjack: gymnasium's Tuple of Discretes
             self._pool = _TupleObsPool(self._pool)
         # params_info=True: the parameter names whose values info["params"] carries.
-        self._params_info: list[str] | None = None
-        if spec.config.params_info:
-            if not hasattr(self._pool, "get_params"):
-                self._pool.close()
-                raise NotImplementedError(
-                    "params_info=True needs per-env parameters, which only device='cpu' has"
-                )
-            self._params_info = list(spec.params)
+        self._params_info = params_info_names(spec, self._pool)
         # Info keys the family derives from the engine's (Craftax's Achievements/...).
         self._info_extras = (
             spec.entry.declaration.info_extras if spec.backend.host_results else None

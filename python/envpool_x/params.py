@@ -300,6 +300,21 @@ class ParamsMixin:
         return get_params(self._pool, list(self.spec.params), env_ids)
 
 
+def params_info_names(spec: EnvSpec, pool: Any) -> list[str] | None:
+    """The parameter names ``params_info=True`` reports, or None when it is off.
+
+    Raises NotImplementedError (after closing ``pool``) on a pool without
+    per-env parameters (the device pools)."""
+    if not spec.config.params_info:
+        return None
+    if not hasattr(pool, "get_params"):
+        pool.close()
+        raise NotImplementedError(
+            "params_info=True needs per-env parameters, which only device='cpu' has"
+        )
+    return list(spec.params)
+
+
 def add_params_info(pool: Any, names: Sequence[str], result: Any) -> Any:
     """``result`` (a gymnasium 5-tuple) with ``info["params"]``: the values
     the returned envs run with (what ``params_info=True`` asks for)."""

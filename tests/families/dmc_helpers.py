@@ -4,9 +4,12 @@ depend on the thread count."""
 
 from __future__ import annotations
 
+import gc
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
+import pytest
 
 import envpool_x
 
@@ -50,3 +53,13 @@ def assert_same_trajectories_for_any_thread_count(task_id: str, num_envs: int, s
     np.testing.assert_array_equal(
         _trace(task_id, num_envs, steps, 1), _trace(task_id, num_envs, steps, 2)
     )
+
+
+@pytest.fixture(autouse=True)
+def collect_garbage_between_tests() -> Iterator[None]:
+    """Garbage from a failed test is collected here, not inside dm_control: a
+    collection that frees a dm_control GL context while dm_control holds its
+    executor pool's lock waits on that lock forever. Autouse: a pixel test
+    module imports it to have it."""
+    yield
+    gc.collect()

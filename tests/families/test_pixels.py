@@ -13,13 +13,12 @@ test_pixels_make.py.
 
 from __future__ import annotations
 
-import gc
 import os
 import warnings
-from collections.abc import Iterator
 
 import numpy as np
 import pytest
+from dmc_helpers import collect_garbage_between_tests  # noqa: F401  (autouse)
 
 import envpool_x
 from conftest import ci_sample
@@ -41,15 +40,6 @@ MUJOCO_TASKS = _BY_FAMILY["mujoco"]
 _OWN_MODEL = ("finger", "fish", "lqr", "manipulator", "stacker", "point_mass", "reacher", "swimmer")
 DMC_TASKS = [dmc.task_id(p, t) for d, p, _, ts in dmc.DOMAINS if d not in _OWN_MODEL for t in ts]
 SAMPLE = {"HalfCheetah-v5", "Hopper-v4", "Ant-v3", "CheetahRun-v1", "QuadrupedEscape-v1"}
-
-
-@pytest.fixture(autouse=True)
-def _collect_garbage_between_tests() -> Iterator[None]:
-    """Garbage from a failed test is collected here, not inside dm_control: a
-    collection that frees a dm_control GL context while dm_control holds its
-    executor pool's lock waits on that lock forever."""
-    yield
-    gc.collect()
 
 
 def _actions(env, rng: np.random.Generator) -> np.ndarray:

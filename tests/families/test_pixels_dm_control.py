@@ -12,9 +12,7 @@ puts it. A sample runs by default, every task under ``slow``.
 
 from __future__ import annotations
 
-import gc
 import os
-from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -32,6 +30,7 @@ pytest.importorskip("dm_control.suite")
 import test_dmc  # noqa: E402
 import test_dmc_egocentric_domains as egocentric  # noqa: E402
 import test_dmc_more_domains as more  # noqa: E402
+from dmc_helpers import collect_garbage_between_tests  # noqa: E402, F401  (autouse)
 
 WIDTH, HEIGHT = 64, 48
 TASKS = [(dmc.task_id(p, t), d, t) for d, p, _, ts in dmc.DOMAINS for t in ts]
@@ -61,15 +60,6 @@ def test_frames_equal_dm_controls_render(task_id: str, domain: str, task: str) -
     cameras = [-1] if test_dmc._load(domain, task).physics.model.ncam == 0 else [-1, 0]
     for camera in cameras:
         _run(task_id, domain, task, camera)
-
-
-@pytest.fixture(autouse=True)
-def _collect_garbage_between_tests() -> Iterator[None]:
-    """Garbage from a failed test is collected here, not inside dm_control: a
-    collection that frees a dm_control GL context while dm_control holds its
-    executor pool's lock waits on that lock forever."""
-    yield
-    gc.collect()
 
 
 def _run(task_id: str, domain: str, task: str, camera: int) -> None:
