@@ -98,6 +98,7 @@ def test_options_reach_the_engine(library):
         use_monochrome_assets=True,
         paint_vel_info=True,
         restrict_themes=True,
+        use_easy_jump=True,
     )
     compare_with_oracle(library, "CoinrunEasy-v0", seed=11, steps=300, **kw)
     # procgen saves no game with generated assets: env 0 is then game 0 of
