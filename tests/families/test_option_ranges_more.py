@@ -80,7 +80,8 @@ def _bad_values(option: Option) -> list[tuple[Any, type[Exception]]]:
         bad += [] if option.optional else [(None, TypeError)]
         bad += [("no-such-choice", ValueError)] if option.kind == "choice" else []
     elif option.kind in ("ints", "floats"):
-        n = option.length[0] if option.length else 2
+        # A length the option takes (its longest), so the bad values differ only in content.
+        n = option.length[1] if option.length else 2
         bad += [("1,2", TypeError), ([math.nan] * n, ValueError), (["a"] * n, TypeError)]
         if option.length:
             bad.append(([0.0] * (option.length[1] + 1), ValueError))
