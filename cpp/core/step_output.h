@@ -93,6 +93,15 @@ struct StepOutput {
 #endif
     return reinterpret_cast<T*>(slots[f.slot()]);
   }
+
+  // This row with observation field i (EnvSpec order) written to obs[i]
+  // instead and the rest unchanged: how a wrapper env (pixel observations)
+  // keeps its inner env's observation fields to itself.
+  StepOutput WithObservationsIn(const std::vector<std::vector<uint8_t>>& obs) const {
+    StepOutput row = *this;
+    for (size_t i = 0; i < obs.size(); ++i) row.slots[i] = const_cast<uint8_t*>(obs[i].data());
+    return row;
+  }
 };
 
 namespace output_detail {

@@ -12,8 +12,8 @@ from dm_env import specs
 from envpool_x.action_dict import unpack_action
 from envpool_x.backends import create_pool
 from envpool_x.backends.arrays import host_ids
+from envpool_x.dm_names import dm_obs_name
 from envpool_x.dm_single_env import DmSingleEnv
-from envpool_x.families.pixels import dm_obs_name
 from envpool_x.legacy_seed import pending_seed
 from envpool_x.params import ParamsMixin, get_params, params_info_names
 from envpool_x.render import FrameSource, render

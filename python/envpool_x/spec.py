@@ -104,10 +104,12 @@ def _box(desc: dict[str, Any]) -> spaces.Box:
         return np.asarray(values, dtype=np.float64).reshape(shape)
 
     low, high = bound(desc["low"], -np.inf), bound(desc["high"], np.inf)
-    if np.issubdtype(dtype, np.integer) or dtype == np.bool_:
-        info = np.iinfo(dtype) if dtype != np.bool_ else None
-        lo = np.clip(low, info.min, info.max) if info else low
-        hi = np.clip(high, info.min, info.max) if info else high
+    if dtype == np.bool_:  # gymnasium takes bool bounds as arrays only
+        lo, hi = np.broadcast_to(low, shape), np.broadcast_to(high, shape)
+        return spaces.Box(lo.astype(dtype), hi.astype(dtype), shape, dtype)
+    if np.issubdtype(dtype, np.integer):
+        info = np.iinfo(dtype)
+        lo, hi = np.clip(low, info.min, info.max), np.clip(high, info.min, info.max)
         return spaces.Box(lo.astype(dtype), hi.astype(dtype), shape, dtype)
     return spaces.Box(low.astype(dtype), high.astype(dtype), shape, dtype)
 
@@ -326,7 +328,7 @@ class EnvSpec:
         """dm_env specs of one env's observation: a namedtuple of arrays."""
         from dm_env import specs
 
-        from envpool_x.families.pixels import dm_obs_name
+        from envpool_x.dm_names import dm_obs_name
 
         names, values = [], []
         for o in (

@@ -93,11 +93,7 @@ inline PixelOptions ReadPixelOptions(const Config& config, const mjModel* model)
 // observation fields go to the env's scratch buffers; info is shared as is.
 inline StepOutput InnerOutput(const StepOutput& out,
                               const std::vector<std::vector<uint8_t>>& scratch) {
-  StepOutput inner = out;
-  for (size_t i = 0; i < scratch.size(); ++i) {
-    inner.slots[i] = const_cast<uint8_t*>(scratch[i].data());
-  }
-  return inner;
+  return out.WithObservationsIn(scratch);
 }
 
 // The part shared by the Step and the stepped-in-parts forms below.

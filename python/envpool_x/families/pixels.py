@@ -166,15 +166,6 @@ def pixel_thread_bytes(
     return gl + scratch[0], gl + scratch[1]
 
 
-def dm_obs_name(config: Mapping[str, Any], name: str) -> str:
-    """The name dm_env gives observation field ``name`` of an env with ``config``:
-    a pixel env's frames alone (C++'s field ``obs``, a Box in gymnasium) are
-    ``pixels``, EnvPool 1.2.7's dm_env name (and dm_control's pixel wrapper's)."""
-    if name == "obs" and config.get("from_pixels") and config.get("pixels_only", True):
-        return "pixels"
-    return name
-
-
 # ---- gymnasium's camera ------------------------------------------------------
 
 _GYM_DEFAULTS = {
