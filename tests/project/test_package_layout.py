@@ -206,8 +206,13 @@ def test_each_module_is_short() -> None:
 
 
 def test_registry_imports_no_other_module_of_the_package() -> None:
-    """registration.py holds the registry only (it may use the compiled _core)."""
-    assert import_graph()["envpool_x.registration"] == set()
+    """registration.py holds the registry only (it may use the compiled _core,
+    and leaf modules of declarations it re-exports, which import nothing of
+    the package themselves: family_memory)."""
+    graph = import_graph()
+    imported = graph["envpool_x.registration"]
+    assert imported <= {"envpool_x.family_memory"}, imported
+    assert all(graph[name] == set() for name in imported)
 
 
 def test_each_family_imports_the_registry_at_its_top() -> None:
