@@ -145,8 +145,9 @@ RLSOLVER_ENTRY = (
 )
 
 #: The kit's first-choice last part (carried by the `run` call itself): if the
-#: staging calls are lost, `run` still has these and runs the steps they serve.
-LAST_PART_GROUPS = ("core", "warpdrive", "rlsolver", "data")
+#: staging calls are lost, `run` still has these and runs the steps they serve
+#: (pixels: 1.4 MB, so that the pixels step runs, without EnvPool's rows).
+LAST_PART_GROUPS = ("core", "warpdrive", "rlsolver", "data", "pixels")
 
 #: Extras of image packages that kit wheels ask for, and what they add (all in
 #: the image too): read from the packages' metadata, since the image's own

@@ -218,7 +218,7 @@ def main(args: argparse.Namespace, root: Path) -> int:
     items.append(manifest.Item(sources.envpool_assets(kit, files, pip), "envpool"))
     gl = sources.gl_tar(kit, files)
     if gl is not None:
-        items.append(manifest.Item(gl, "pixels"))
+        items.append(manifest.Item(gl, "pixels", last="pixels" in config.LAST_PART_GROUPS))
     items.append(manifest.Item(sources.data_tar(Path(args.data), files), "data", last=True))
     if args.rlsolver:
         items.append(manifest.Item(sources.rlsolver_tar(args.rlsolver, files), "rlsolver", True))
