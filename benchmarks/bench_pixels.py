@@ -238,12 +238,24 @@ def bench_case(
         bench.envpool_x_runner(task, num_envs, num_envs, threads, "envpool_x pixels", **PIXELS),
         bench.envpool_x_runner(task, num_envs, num_envs, threads, "envpool_x state"),
     ]
+    failed: list[str] = []
+
+    def add_peer(name: str, make: Any) -> None:
+        # A peer that cannot run here is a row saying so, not the end of the run
+        # (a GPU machine's run is not repeated for the cases after it).
+        try:
+            runner = make()
+        except Exception as e:  # noqa: BLE001
+            failed.append(f"{name} failed: {type(e).__name__}: {str(e)[:160]}")
+            return
+        if runner is not None:
+            runners.append(runner)
+
     try:
-        peer = envpool_pixel_runner(task, num_envs, threads)
-        if peer is not None:
-            runners.append(peer)
+        add_peer("envpool", lambda: envpool_pixel_runner(task, num_envs, threads))
         if with_python:
-            runners.append(python_runner(task, min(num_envs, args.python_envs)))
+            python_envs = min(num_envs, args.python_envs)
+            add_peer("python", lambda: python_runner(task, python_envs))
         steps = 200 if args.quick else 20_000
         rounds = 1 if args.quick else args.rounds
         bench.measure(runners, steps, rounds, progress=False, slice_seconds=args.seconds)
@@ -258,7 +270,7 @@ def bench_case(
     rows = [f"{lead} {r.name} | {r.steps_per_s:,.0f} | {ours / r.steps_per_s:.2f}x |"
             for r in runners]  # fmt: skip
     note = f"rendering {share:.0%} of a pixel step, ~{frame_us:.0f} µs a frame per thread"
-    return [*rows, f"{lead} ({note}) | | |"]
+    return [*rows, *(f"{lead} ({f}) | | |" for f in failed), f"{lead} ({note}) | | |"]
 
 
 def cases(args: argparse.Namespace) -> list[tuple[str, int, int, bool]]:
@@ -294,6 +306,9 @@ def main() -> None:
     args = parser.parse_args()
     if os.environ.get("MUJOCO_GL") not in ("osmesa", "egl"):
         sys.exit("set MUJOCO_GL=osmesa (no GPU) or MUJOCO_GL=egl first")
+    from envpool_x import bench_peer
+
+    bench_peer.peer_python()  # an ENVPOOL_X_PEER_PYTHON that is no program stops here
     t0 = time.time()
     gl = gl_renderer()
     print(f"MUJOCO_GL={os.environ['MUJOCO_GL']}: {gl}", flush=True)
