@@ -281,7 +281,8 @@ def cases(args: argparse.Namespace) -> list[tuple[str, int, int, bool]]:
     return out + [(t, max(args.num_envs), k, False) for k in more for t in args.tasks]
 
 
-def main() -> None:
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    """The command line (``argv``: sys.argv[1:] when None)."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument(
@@ -303,7 +304,11 @@ def main() -> None:
     )
     parser.add_argument("--out", default=str(Path(__file__).with_name("RESULTS.md")))
     parser.add_argument("--section", default="Pixel observations")
-    args = parser.parse_args()
+    return parser.parse_args(argv)
+
+
+def main() -> None:
+    args = parse_args()
     if os.environ.get("MUJOCO_GL") not in ("osmesa", "egl"):
         sys.exit("set MUJOCO_GL=osmesa (no GPU) or MUJOCO_GL=egl first")
     from envpool_x import bench_peer

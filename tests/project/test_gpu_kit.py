@@ -196,3 +196,24 @@ def test_gl_loaders_are_added_only_where_the_machine_lacks_them(tmp_path):
     assert add == {"__EGL_VENDOR_LIBRARY_FILENAMES": driver}
     add, _ = pixels.gl_env({**env, "__EGL_VENDOR_LIBRARY_FILENAMES": "x"}, None, lambda: everything)
     assert "__EGL_VENDOR_LIBRARY_FILENAMES" not in add
+
+
+def test_the_pixels_step_on_the_gpu_parses_as_bench_pixels_reads_it(tmp_path):
+    """The dry run passes other flags: the GPU machine's command line is checked
+    against bench_pixels.py's parser here, and the cases it makes."""
+    from gpu_kit import pixels
+
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import bench_pixels
+
+    ctx = steps.Ctx(dry=False, root=ROOT, python="python", work=tmp_path, out=tmp_path, cpus=16)
+    (cmd,) = pixels.commands(ctx)
+    args = bench_pixels.parse_args(cmd[2:])
+    assert (args.threads, args.scale_threads, args.num_envs) == (2, [16], [8, 64])
+    assert args.section == pixels.TITLE and args.out == str(tmp_path / "pixels.md")
+    assert not args.quick and args.seconds == 0.2
+    cases = bench_pixels.cases(args)
+    tasks = bench_pixels.TASKS
+    assert cases[: 2 * len(tasks)] == [(t, n, 2, True) for t in tasks for n in (8, 64)]
+    assert cases[2 * len(tasks) :] == [(t, 64, 16, False) for t in tasks]
+    assert pixels.step_env(ctx) == {"MUJOCO_GL": "egl", "PYOPENGL_PLATFORM": "egl"}
