@@ -304,6 +304,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     )
     parser.add_argument("--out", default=str(Path(__file__).with_name("RESULTS.md")))
     parser.add_argument("--section", default="Pixel observations")
+    parser.add_argument(
+        "--expect-gl",
+        help="stop at once unless the GL vendor / renderer names this (e.g. NVIDIA: not a "
+        "software fallback)",
+    )
     return parser.parse_args(argv)
 
 
@@ -317,6 +322,8 @@ def main() -> None:
     t0 = time.time()
     gl = gl_renderer()
     print(f"MUJOCO_GL={os.environ['MUJOCO_GL']}: {gl}", flush=True)
+    if args.expect_gl and args.expect_gl.lower() not in gl.lower():
+        sys.exit(f"the GL is not {args.expect_gl}'s: {gl}; nothing measured")
     head = [
         "| task | num_envs | threads | runner | steps/s | pixels / runner |",
         "|---|---:|---:|---|---:|---:|",

@@ -97,6 +97,7 @@ def commands(ctx: Ctx) -> Commands:
         cmd += ["--quick", "--tasks", "CheetahRun-v1", "--num-envs", "2", "--python-envs", "2"]
         return [[*cmd, "--threads", "1"]]
     cmd += ["--out", str(ctx.work / "pixels.md"), "--num-envs", "8", "64", "--threads", "2"]
+    cmd += ["--expect-gl", "NVIDIA"]  # EGL fell back to software: stop, measure nothing
     if ctx.cpus > 2:
         cmd += ["--scale-threads", str(min(ctx.cpus, 16))]
     return [[*cmd, "--rounds", "3", "--seconds", "0.2"]]

@@ -211,7 +211,7 @@ def test_the_pixels_step_on_the_gpu_parses_as_bench_pixels_reads_it(tmp_path):
     args = bench_pixels.parse_args(cmd[2:])
     assert (args.threads, args.scale_threads, args.num_envs) == (2, [16], [8, 64])
     assert args.section == pixels.TITLE and args.out == str(tmp_path / "pixels.md")
-    assert not args.quick and args.seconds == 0.2
+    assert not args.quick and args.seconds == 0.2 and args.expect_gl == "NVIDIA"
     cases = bench_pixels.cases(args)
     tasks = bench_pixels.TASKS
     assert cases[: 2 * len(tasks)] == [(t, n, 2, True) for t in tasks for n in (8, 64)]
