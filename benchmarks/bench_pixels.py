@@ -335,6 +335,7 @@ def main() -> None:
         rows = bench_case(task, n, threads, with_python, args)
         print("\n".join(rows), flush=True)  # kept if the run is cut short
         body += rows
+    rounds = 1 if args.quick else args.rounds
     lines = [
         *section_header(
             args.section,
@@ -342,7 +343,7 @@ def main() -> None:
             f"dm-control {version('dm-control')}, mujoco {version('mujoco')}, "
             f"gymnasium {version('gymnasium')}; {envpool_note()}",
             f"MUJOCO_GL={os.environ['MUJOCO_GL']}, GL: {gl}. {SIDE} x {SIDE}, frame_stack "
-            f"{STACK}; sync; {1 if args.quick else args.rounds} interleaved rounds, median rate; "
+            f"{STACK}; sync; {rounds} interleaved round{'s' * (rounds != 1)}, median rate; "
             "the Python stack "
             f"runs min(num_envs, {args.python_envs}) processes, and only at "
             f"num_threads = {args.threads}.",
