@@ -69,13 +69,21 @@ class PeerWorker:
 
 
 def start_worker(
-    python: str, task: str, num_envs: int, batch_size: int, num_threads: int
+    python: str,
+    task: str,
+    num_envs: int,
+    batch_size: int,
+    num_threads: int,
+    config: dict[str, object] | None = None,
 ) -> PeerWorker | None:
     """EnvPool's pool for ``task`` in a worker run by ``python``; None (with a
-    line on stderr) when that EnvPool cannot make the task."""
+    line on stderr) when that EnvPool cannot make the task. ``config``: more
+    keywords for EnvPool's ``make_gymnasium`` (JSON values)."""
     env = dict(os.environ, OPENBLAS_NUM_THREADS="1")
     env.pop("PYTHONPATH", None)  # ours would shadow the peer's site-packages
     args = [python, str(WORKER), task, str(num_envs), str(batch_size), str(num_threads)]
+    if config:
+        args.append(json.dumps(config))
     # stderr goes to a file: a pipe nobody reads would stall a chatty worker.
     errors = tempfile.TemporaryFile(mode="w+")
     pipe = subprocess.PIPE

@@ -2,7 +2,8 @@
 
 Run as a script by another Python (EnvPool 1.2.7 installs on CPython 3.12+
 only): it imports numpy and envpool, never envpool_x. Arguments: task,
-num_envs, batch_size, num_threads. It prints one JSON line when the pool is
+num_envs, batch_size, num_threads, and optionally a JSON object of more
+keywords for ``make_gymnasium`` (e.g. pixel observations). It prints one JSON line when the pool is
 built, then answers each stdin line ``n`` (about n env steps) with the steps
 it did and the seconds they took by its own clock, until stdin closes.
 
@@ -40,9 +41,10 @@ def main() -> None:
     import numpy as np
 
     task, num_envs, batch_size, threads = sys.argv[1], *map(int, sys.argv[2:5])
+    config = json.loads(sys.argv[5]) if len(sys.argv) > 5 else {}
     warnings.filterwarnings("ignore", message=r".*Box (low|high)'s precision lowered")
     env = envpool.make_gymnasium(
-        task, num_envs=num_envs, batch_size=batch_size, num_threads=threads
+        task, num_envs=num_envs, batch_size=batch_size, num_threads=threads, **config
     )
     acts = random_actions(env.action_space, batch_size, 64)
     sync = batch_size == num_envs

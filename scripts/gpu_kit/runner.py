@@ -16,13 +16,14 @@ import tempfile
 import time
 from pathlib import Path
 
-from gpu_kit import config, manifest, report, steps
+from gpu_kit import config, manifest, pixels, report, steps
 
 PROBE = r"""
 import importlib.metadata as md, importlib.util as u, json, sys
 names = sys.argv[1:]
 dist = {"envpool_x": "envpool-x", "example_envs": "rl-warp-drive", "ale_py": "ale-py",
-        "mujoco_warp": "mujoco-warp", "warp": "warp-lang", "xdist": "pytest-xdist"}
+        "mujoco_warp": "mujoco-warp", "warp": "warp-lang", "xdist": "pytest-xdist",
+        "dm_control": "dm-control", "OpenGL": "PyOpenGL"}
 out = {}
 for n in names:
     if u.find_spec(n) is None:
@@ -37,7 +38,7 @@ print(json.dumps(out))
 #: What the steps need or use; each probed in the steps' environment (find_spec only).
 MODULES = tuple(
     "envpool_x torch jax warp mujoco mujoco_warp brax example_envs numba envpool ale_py networkx "
-    "matplotlib pytest xdist".split()
+    "matplotlib pytest xdist dm_control OpenGL".split()
 )
 GPU_FACTS = r"""
 import subprocess
@@ -155,6 +156,8 @@ def install(ctx: steps.Ctx, kit: Path, stage_dir: Path, rep: report.Report) -> d
                 lines.append(f"copied the data to {shared} for the tests")
             except OSError as e:
                 lines.append(f"could not copy the data to {shared} ({e}): G14 tests skip")
+    if "gl.tar.gz" in names:
+        facts["gl_libs"] = _unpack(files / "gl.tar.gz", stage_dir / "gl") / "gl" / "lib"
     if "rlsolver.tar.gz" in names:
         ctx.rlsolver = _unpack(files / "rlsolver.tar.gz", stage_dir / "rlsolver") / "rlsolver_src"
     wheel_files = [f for f in done if f["name"].endswith(".whl")]
@@ -186,6 +189,10 @@ def child_env(ctx: steps.Ctx, facts: dict[str, object], stage_dir: Path) -> dict
         env["ENVPOOL_ASSETS_PATH"] = str(facts["envpool_assets"])
     if ctx.dry:
         env["JAX_PLATFORMS"] = "cpu"
+    carried = facts.get("gl_libs")
+    gl, lines = pixels.gl_env(env, carried if isinstance(carried, Path) else None)
+    env.update(gl)
+    facts["gl_lines"] = lines
     return env
 
 
@@ -302,9 +309,10 @@ def run_steps(
                 for module, what in step.optional:
                     if not ctx.have.get(module):
                         rep.line(step, f"skipped: {module} not installed ({what})")
+                own = {**env, **step.env(ctx)} if step.env else env
                 t0, status = time.perf_counter(), "ok"
                 for cmd in commands:
-                    status = run_one(cmd, env, ctx.root, log, limit - (time.perf_counter() - t0))
+                    status = run_one(cmd, own, ctx.root, log, limit - (time.perf_counter() - t0))
                     if status != "ok":
                         break
                 text = log.read_text(errors="replace")
@@ -368,6 +376,9 @@ def run(args: argparse.Namespace, root: Path) -> int:
             timeout=60,
         )
         rep.environment(ctx.have, (gpu.stdout + gpu.stderr[-500:]).strip(), ctx.cpus)
+    gl_lines = facts.get("gl_lines")
+    if isinstance(gl_lines, list):
+        rep.env_lines += [f"- {ln}" for ln in gl_lines]
     rep.write()
     run_steps(ctx, env, rep, only, t_start + args.budget, args.budget)
     rep.write(final=True, seconds=time.perf_counter() - t_start)

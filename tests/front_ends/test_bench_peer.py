@@ -69,3 +69,18 @@ def test_a_peer_python_that_does_not_exist_is_an_error(monkeypatch, tmp_path):
 def test_without_the_variable_the_local_envpool_is_used(monkeypatch):
     monkeypatch.delenv(bench_peer.PEER_PYTHON_VAR, raising=False)
     assert bench_peer.peer_python() is None
+
+
+def test_the_peer_gets_the_extra_keywords(peer, capsys):
+    """Keywords beyond the pool's size (pixel observations in bench_pixels.py)
+    reach the peer's make_gymnasium: a valid one makes the pool, a bad one is
+    the peer's error, named on stderr."""
+    worker = bench_peer.start_worker(str(peer), "CartPole-v1", 4, 4, 1, {"max_episode_steps": 5})
+    assert worker is not None
+    try:
+        assert worker.measure(40)[0] >= 40
+    finally:
+        worker.close()
+    bad = bench_peer.start_worker(str(peer), "CartPole-v1", 4, 4, 1, {"no_such_key": 1})
+    assert bad is None
+    assert "no_such_key" in capsys.readouterr().err
