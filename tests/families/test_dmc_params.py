@@ -103,6 +103,44 @@ def test_set_params_equals_config(task_id: str, domain: str, task: str) -> None:
         env.close()
 
 
+def async_trajectory(env: Any, steps: int, seed: int = 0) -> list[np.ndarray]:
+    """`trajectory` through async_reset / send / recv (batch_size < num_envs):
+    the rows of each round reassembled in env order."""
+    rng = np.random.default_rng(seed)
+    spec = env.action_spec()
+    n = env.num_envs
+    out: list[np.ndarray] = []
+    env.async_reset()
+    for step in range(steps + 1):
+        if step:
+            a = rng.uniform(spec.minimum, spec.maximum, (n, *spec.shape))
+            env.send(a.astype(np.float32), np.arange(n))
+        row = None
+        for _ in range(n // env.batch_size):
+            ts = env.recv()
+            part = rows(ts)
+            if row is None:
+                row = np.zeros((n, part.shape[1]))
+            row[np.asarray(ts.observation.env_id)] = part
+        out.append(row)
+    return out
+
+
+def test_async_set_params_equals_config() -> None:
+    """The async path (batches of 2 of 4 envs): set_params equals the config,
+    and both equal the sync pool's rows."""
+    kw = {"num_envs": 4, "seed": 2, "max_episode_steps": 30}
+    made = envpool_x.make_dm("WalkerWalk-v1", batch_size=2, **kw, **VALUES)
+    changed = envpool_x.make_dm("WalkerWalk-v1", batch_size=2, **kw)
+    changed.set_params(**VALUES)
+    sync = envpool_x.make_dm("WalkerWalk-v1", **kw, **VALUES)
+    ours = async_trajectory(changed, 70)
+    assert_same(ours, async_trajectory(made, 70))
+    assert_same(ours, trajectory(sync, 70))
+    for env in (made, changed, sync):
+        env.close()
+
+
 @pytest.mark.parametrize("task_id,domain,task", TASKS, ids=IDS)
 def test_matches_dm_control_with_the_model_scaled(task_id: str, domain: str, task: str) -> None:
     """Our env made with VALUES against dm_control's with its model arrays

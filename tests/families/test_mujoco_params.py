@@ -106,6 +106,48 @@ def test_set_params_equals_config(task: str) -> None:
         env.close()
 
 
+def async_trajectory(env: Any, steps: int, seed: int = 0) -> list[np.ndarray]:
+    """`trajectory` through async_reset / send / recv (batch_size < num_envs):
+    the rows of each round reassembled in env order."""
+    rng = np.random.default_rng(seed)
+    space = env.single_action_space
+    n = env.num_envs
+    rows: list[np.ndarray] = []
+    env.async_reset()
+    for step in range(steps + 1):
+        if step:
+            a = rng.uniform(space.low, space.high, (n, *space.shape)).astype(np.float32)
+            env.send(a, np.arange(n))
+        row = None
+        for _ in range(n // env.batch_size):
+            obs, rew, term, trunc, info = env.recv()
+            part = (
+                obs
+                if not step
+                else np.concatenate([obs, rew[:, None], term[:, None], trunc[:, None]], axis=1)
+            )
+            if row is None:
+                row = np.zeros((n, part.shape[1]), part.dtype)
+            row[info["env_id"]] = part
+        rows.append(row)
+    return rows
+
+
+def test_async_set_params_equals_config() -> None:
+    """The async path (send / recv in batches of 2 of 4 envs): set_params
+    equals the config, and both equal the sync pool's rows."""
+    kw = {"num_envs": 4, "seed": 1, "max_episode_steps": 30}
+    made = envpool_x.make_gymnasium("Hopper-v5", batch_size=2, **kw, **VALUES)
+    changed = envpool_x.make_gymnasium("Hopper-v5", batch_size=2, **kw)
+    changed.set_params(**VALUES)
+    sync = envpool_x.make_gymnasium("Hopper-v5", **kw, **VALUES)
+    ours = async_trajectory(changed, 70)
+    assert_same(ours, async_trajectory(made, 70))
+    assert_same(ours, trajectory(sync, 70))
+    for env in (made, changed, sync):
+        env.close()
+
+
 @pytest.mark.parametrize("task", ORACLE_TASKS)
 def test_matches_gymnasium_with_the_model_scaled(task: str) -> None:
     """Our env made with VALUES against gymnasium's with its model arrays
