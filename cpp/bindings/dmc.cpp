@@ -6,6 +6,7 @@
 #include "envs/dmc/ball_in_cup.h"
 #include "envs/dmc/cartpole.h"
 #include "envs/dmc/cheetah.h"
+#include "envs/dmc/dmc_params.h"
 #include "envs/dmc/dog.h"
 #include "envs/dmc/finger.h"
 #include "envs/dmc/hopper.h"
@@ -28,6 +29,11 @@
 #include "envs/dmc/swimmer.h"
 
 namespace envpool_x {
+
+// A pool class: the domain with its per-env parameters, initial state info
+// and pixel observations.
+template <typename Env>
+using DmcPool = WithPixels<WithInitialState<dmc::WithDmcParams<Env>>, DmcCamera>;
 
 void BindDmc(py::module_& m) {
   m.def(
@@ -87,26 +93,26 @@ void BindDmc(py::module_& m) {
       py::arg("bumps"), py::arg("res"),
       "quadruped escape's res x res terrain (float64, before MuJoCo's float heightfield) from "
       "a square grid of bumps (test hook).");
-  BindEnv<WithPixels<WithInitialState<DmcCheetah>, DmcCamera>>(m);
-  BindEnv<WithPixels<WithInitialState<DmcWalker>, DmcCamera>>(m);
-  BindEnv<WithPixels<WithInitialState<DmcHopper>, DmcCamera>>(m);
-  BindEnv<WithPixels<WithInitialState<DmcCartpole>, DmcCamera>>(m);
-  BindEnv<WithPixels<WithInitialState<DmcPendulum>, DmcCamera>>(m);
-  BindEnv<WithPixels<WithInitialState<DmcAcrobot>, DmcCamera>>(m);
-  BindEnv<WithPixels<WithInitialState<DmcPointMass>, DmcCamera>>(m);
-  BindEnv<WithPixels<WithInitialState<DmcReacher>, DmcCamera>>(m);
-  BindEnv<WithPixels<WithInitialState<DmcBallInCup>, DmcCamera>>(m);
-  BindEnv<WithPixels<WithInitialState<DmcFinger>, DmcCamera>>(m);
-  BindEnv<WithPixels<WithInitialState<DmcLqr>, DmcCamera>>(m);
-  BindEnv<WithPixels<WithInitialState<DmcStacker>, DmcCamera>>(m);
+  BindEnv<DmcPool<DmcCheetah>>(m);
+  BindEnv<DmcPool<DmcWalker>>(m);
+  BindEnv<DmcPool<DmcHopper>>(m);
+  BindEnv<DmcPool<DmcCartpole>>(m);
+  BindEnv<DmcPool<DmcPendulum>>(m);
+  BindEnv<DmcPool<DmcAcrobot>>(m);
+  BindEnv<DmcPool<DmcPointMass>>(m);
+  BindEnv<DmcPool<DmcReacher>>(m);
+  BindEnv<DmcPool<DmcBallInCup>>(m);
+  BindEnv<DmcPool<DmcFinger>>(m);
+  BindEnv<DmcPool<DmcLqr>>(m);
+  BindEnv<DmcPool<DmcStacker>>(m);
   // Domains with egocentric observations (a vector expressed in a body frame).
-  BindEnv<WithPixels<WithInitialState<DmcHumanoid>, DmcCamera>>(m);
-  BindEnv<WithPixels<WithInitialState<DmcSwimmer>, DmcCamera>>(m);
-  BindEnv<WithPixels<WithInitialState<DmcFish>, DmcCamera>>(m);
-  BindEnv<WithPixels<WithInitialState<DmcQuadruped>, DmcCamera>>(m);
-  BindEnv<WithPixels<WithInitialState<DmcManipulator>, DmcCamera>>(m);
-  BindEnv<WithPixels<WithInitialState<DmcHumanoidCMU>, DmcCamera>>(m);
-  BindEnv<WithPixels<WithInitialState<DmcDog>, DmcCamera>>(m);
+  BindEnv<DmcPool<DmcHumanoid>>(m);
+  BindEnv<DmcPool<DmcSwimmer>>(m);
+  BindEnv<DmcPool<DmcFish>>(m);
+  BindEnv<DmcPool<DmcQuadruped>>(m);
+  BindEnv<DmcPool<DmcManipulator>>(m);
+  BindEnv<DmcPool<DmcHumanoidCMU>>(m);
+  BindEnv<DmcPool<DmcDog>>(m);
 }
 
 }  // namespace envpool_x

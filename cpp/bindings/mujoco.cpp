@@ -11,6 +11,7 @@
 #include "envs/mujoco/inverted_double_pendulum.h"
 #include "envs/mujoco/inverted_pendulum.h"
 #include "envs/mujoco/legacy_ids.h"
+#include "envs/mujoco/mujoco_params.h"
 #include "envs/mujoco/pixel_observation.h"
 #include "envs/mujoco/pusher.h"
 #include "envs/mujoco/reacher.h"
@@ -20,47 +21,47 @@
 
 namespace envpool_x {
 
+// A pool class: the env with its per-env parameters, initial state info and
+// pixel observations.
+template <typename Env>
+using GymPool = WithPixels<WithInitialState<WithMujocoParams<Env>>, GymCamera>;
+
 void BindMujoco(py::module_& m) {
-  BindEnv<WithPixels<WithInitialState<HalfCheetah<4>>, GymCamera>>(m);
-  BindEnv<WithPixels<WithInitialState<HalfCheetah<5>>, GymCamera>>(m);
-  BindEnv<WithPixels<WithInitialState<Hopper<4>>, GymCamera>>(m);
-  BindEnv<WithPixels<WithInitialState<Hopper<5>>, GymCamera>>(m);
-  BindEnv<WithPixels<WithInitialState<Ant<4>>, GymCamera>>(m);
-  BindEnv<WithPixels<WithInitialState<Ant<5>>, GymCamera>>(m);
-  BindEnv<WithPixels<WithInitialState<Humanoid<4>>, GymCamera>>(m);
-  BindEnv<WithPixels<WithInitialState<Humanoid<5>>, GymCamera>>(m);
-  BindEnv<WithPixels<WithInitialState<HumanoidStandup<4>>, GymCamera>>(m);
-  BindEnv<WithPixels<WithInitialState<HumanoidStandup<5>>, GymCamera>>(m);
-  BindEnv<WithPixels<WithInitialState<Walker2d<4>>, GymCamera>>(m);
-  BindEnv<WithPixels<WithInitialState<Walker2d<5>>, GymCamera>>(m);
-  BindEnv<WithPixels<WithInitialState<Swimmer<4>>, GymCamera>>(m);
-  BindEnv<WithPixels<WithInitialState<Swimmer<5>>, GymCamera>>(m);
-  BindEnv<WithPixels<WithInitialState<InvertedPendulum<4>>, GymCamera>>(m);
-  BindEnv<WithPixels<WithInitialState<InvertedPendulum<5>>, GymCamera>>(m);
-  BindEnv<WithPixels<WithInitialState<InvertedDoublePendulum<4>>, GymCamera>>(m);
-  BindEnv<WithPixels<WithInitialState<InvertedDoublePendulum<5>>, GymCamera>>(m);
-  BindEnv<WithPixels<WithInitialState<Reacher<4>>, GymCamera>>(m);
-  BindEnv<WithPixels<WithInitialState<Reacher<5>>, GymCamera>>(m);
-  BindEnv<WithPixels<WithInitialState<Pusher<4>>, GymCamera>>(m);
-  BindEnv<WithPixels<WithInitialState<Pusher<5>>, GymCamera>>(m);
+  BindEnv<GymPool<HalfCheetah<4>>>(m);
+  BindEnv<GymPool<HalfCheetah<5>>>(m);
+  BindEnv<GymPool<Hopper<4>>>(m);
+  BindEnv<GymPool<Hopper<5>>>(m);
+  BindEnv<GymPool<Ant<4>>>(m);
+  BindEnv<GymPool<Ant<5>>>(m);
+  BindEnv<GymPool<Humanoid<4>>>(m);
+  BindEnv<GymPool<Humanoid<5>>>(m);
+  BindEnv<GymPool<HumanoidStandup<4>>>(m);
+  BindEnv<GymPool<HumanoidStandup<5>>>(m);
+  BindEnv<GymPool<Walker2d<4>>>(m);
+  BindEnv<GymPool<Walker2d<5>>>(m);
+  BindEnv<GymPool<Swimmer<4>>>(m);
+  BindEnv<GymPool<Swimmer<5>>>(m);
+  BindEnv<GymPool<InvertedPendulum<4>>>(m);
+  BindEnv<GymPool<InvertedPendulum<5>>>(m);
+  BindEnv<GymPool<InvertedDoublePendulum<4>>>(m);
+  BindEnv<GymPool<InvertedDoublePendulum<5>>>(m);
+  BindEnv<GymPool<Reacher<4>>>(m);
+  BindEnv<GymPool<Reacher<5>>>(m);
+  BindEnv<GymPool<Pusher<4>>>(m);
+  BindEnv<GymPool<Pusher<5>>>(m);
   // EnvPool's -v2 / -v3 ids (legacy_ids.h).
   using namespace mujoco_detail;  // NOLINT: the pool names
-  BindEnv<WithPixels<WithInitialState<LegacyId<Ant<3>, kAntV3>>, GymCamera>>(m);
-  BindEnv<WithPixels<WithInitialState<LegacyId<HalfCheetah<4>, kHalfCheetahV3>>, GymCamera>>(m);
-  BindEnv<WithPixels<WithInitialState<LegacyId<Hopper<4>, kHopperV3>>, GymCamera>>(m);
-  BindEnv<WithPixels<WithInitialState<LegacyId<Humanoid<3>, kHumanoidV3>>, GymCamera>>(m);
-  BindEnv<
-      WithPixels<WithInitialState<LegacyId<HumanoidStandup<4>, kHumanoidStandupV2>>, GymCamera>>(m);
-  BindEnv<WithPixels<WithInitialState<LegacyId<Walker2d<4>, kWalker2dV3>>, GymCamera>>(m);
-  BindEnv<WithPixels<WithInitialState<LegacyId<Swimmer<4>, kSwimmerV3>>, GymCamera>>(m);
-  BindEnv<
-      WithPixels<WithInitialState<LegacyId<InvertedPendulum<4>, kInvertedPendulumV2>>, GymCamera>>(
-      m);
-  BindEnv<WithPixels<
-      WithInitialState<LegacyId<InvertedDoublePendulum<4>, kInvertedDoublePendulumV2>>, GymCamera>>(
-      m);
-  BindEnv<WithPixels<WithInitialState<LegacyId<Reacher<4>, kReacherV2>>, GymCamera>>(m);
-  BindEnv<WithPixels<WithInitialState<LegacyId<Pusher<4>, kPusherV2>>, GymCamera>>(m);
+  BindEnv<GymPool<LegacyId<Ant<3>, kAntV3>>>(m);
+  BindEnv<GymPool<LegacyId<HalfCheetah<4>, kHalfCheetahV3>>>(m);
+  BindEnv<GymPool<LegacyId<Hopper<4>, kHopperV3>>>(m);
+  BindEnv<GymPool<LegacyId<Humanoid<3>, kHumanoidV3>>>(m);
+  BindEnv<GymPool<LegacyId<HumanoidStandup<4>, kHumanoidStandupV2>>>(m);
+  BindEnv<GymPool<LegacyId<Walker2d<4>, kWalker2dV3>>>(m);
+  BindEnv<GymPool<LegacyId<Swimmer<4>, kSwimmerV3>>>(m);
+  BindEnv<GymPool<LegacyId<InvertedPendulum<4>, kInvertedPendulumV2>>>(m);
+  BindEnv<GymPool<LegacyId<InvertedDoublePendulum<4>, kInvertedDoublePendulumV2>>>(m);
+  BindEnv<GymPool<LegacyId<Reacher<4>, kReacherV2>>>(m);
+  BindEnv<GymPool<LegacyId<Pusher<4>, kPusherV2>>>(m);
   m.attr("mujoco_version") = mj_versionString();
   m.def("mujoco_adopt_default_timer", &mujoco_detail::AdoptDefaultTimer,
         "Treat the MuJoCo timer installed now (mjcb_time) as the mujoco package's default: "

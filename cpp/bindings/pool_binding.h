@@ -128,6 +128,13 @@ void BindEnv(py::module_& m) {
           "beside the envs and the output rows.")
       .def_static("default_config", [] { return ConfigToDict(Env::DefaultConfig()); })
       .def_static(
+          "param_copy_bytes",
+          [](const py::dict& cfg) {
+            return ParamCopyBytesOf<Env>(ConfigFromDict(Env::DefaultConfig(), cfg));
+          },
+          "Bytes one env of this config takes while its parameters differ from the pool's "
+          "(its own model arrays: MuJoCo, DeepMind Control), 0 where none.")
+      .def_static(
           "param_specs", [] { return ParamSpecsToList(ParamSpecsOf<Env>()); },
           "The per-env parameters (docs/params.md): dicts of name, low, high, mid_episode.")
       .def_static("env_spec",

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -81,6 +82,22 @@ std::vector<ParamSpec> ParamSpecsOf() {
     return Env::ParamSpecs();
   } else {
     return {};
+  }
+}
+
+// Bytes one env of `config` takes while its parameters differ from the
+// pool's (a model copy of its own: Env::ParamCopyBytes), 0 where none.
+template <typename Env, typename = void>
+struct HasParamCopyBytesOf : std::false_type {};
+template <typename Env>
+struct HasParamCopyBytesOf<Env, std::void_t<decltype(Env::ParamCopyBytes(std::declval<Config>()))>>
+    : std::true_type {};
+template <typename Env>
+size_t ParamCopyBytesOf(const Config& config) {
+  if constexpr (HasParamCopyBytesOf<Env>::value) {
+    return Env::ParamCopyBytes(config);
+  } else {
+    return 0;
   }
 }
 

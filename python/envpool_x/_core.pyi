@@ -164,6 +164,8 @@ class _EnvPool(_PoolBase):
     @staticmethod
     def env_spec(env_config: Mapping[str, Any], /) -> _EnvSpecDict: ...
     @staticmethod
+    def param_copy_bytes(env_config: Mapping[str, Any], /) -> int: ...
+    @staticmethod
     def raw_loop(
         env_config: Mapping[str, Any],
         num_envs: int,

@@ -229,12 +229,25 @@ def check(spec: EnvSpec) -> Estimate | None:
     )
 
 
+def param_copy_bytes(spec: EnvSpec) -> int:
+    """Bytes one env of ``spec`` takes while its parameter values differ from
+    1: the MuJoCo and DeepMind Control envs' own model arrays (a shallow
+    ``mjModel`` and the scaled arrays; envs at 1 share the task's model); 0
+    for other tasks."""
+    copy = getattr(spec.entry.pool_class, "param_copy_bytes", None)
+    return 0 if copy is None else int(copy(dict(spec.env_config)))
+
+
 def param_table_bytes(spec: EnvSpec, num_envs: int | None = None) -> int:
-    """Bytes of the per-env parameter tables that the first ``set_params`` makes
-    for a pool of ``spec`` (``num_envs`` envs instead of its own): ``num_envs x``
-    the parameter count ``x`` about 100 bytes; 0 for a task without parameters."""
+    """Bytes the first ``set_params`` may add to a pool of ``spec`` (``num_envs``
+    envs instead of its own): ``num_envs x`` the parameter tables (the
+    parameter count ``x`` about 100 bytes) and, where an env whose values
+    differ takes a model copy of its own, one copy per env (any env may
+    diverge once values or distributions are set); 0 for a task without
+    parameters."""
     n = int(spec.config.num_envs) if num_envs is None else num_envs
-    return n * int(spec.entry.pool_class.memory_sizes().get("params_per_env", 0))
+    tables = int(spec.entry.pool_class.memory_sizes().get("params_per_env", 0))
+    return n * (tables + (param_copy_bytes(spec) if tables else 0))
 
 
 def check_param_tables(spec: EnvSpec) -> None:
@@ -254,7 +267,9 @@ def check_param_tables(spec: EnvSpec) -> None:
             where = ", ".join(f"{k}: {fmt_bytes(v)}" for k, v in avail.sources.items())
             raise MemoryError(
                 f"set_params on a pool of num_envs={spec.config.num_envs} {spec.id} envs makes "
-                f"its per-env parameter tables ({len(spec.params)} parameters), about "
+                f"its per-env parameter tables ({len(spec.params)} parameters"
+                + (", and a model copy per env that diverges" if param_copy_bytes(spec) else "")
+                + "), about "
                 f"{fmt_bytes(need)} of {_WHAT[kind]}, but this process has {fmt_bytes(have)} "
                 f"({where}); nothing was changed. Use fewer envs, or pass "
                 f"check_memory=False or set {SKIP_ENV_VAR}=1 if you know better"
@@ -274,8 +289,14 @@ def describe(spec: EnvSpec) -> list[str]:
     lines += [f"  {name}: {fmt_bytes(v)}" for name, v in est.parts.items()]
     tables = param_table_bytes(spec)
     if tables:
+        copies = param_copy_bytes(spec)
         lines.append(
             f"  per-env parameter tables (made by the first set_params): {fmt_bytes(tables)}"
+            + (
+                f", with a model copy of {fmt_bytes(copies)} per env that diverges"
+                if copies
+                else ""
+            )
         )
     lines.append(
         "available: "
@@ -304,6 +325,7 @@ __all__ = [
     "fmt_bytes",
     "largest_fitting",
     "largest_num_envs",
+    "param_copy_bytes",
     "param_table_bytes",
     "usable_cpus",
 ]

@@ -288,6 +288,20 @@ class DmcEnvBase {
     return own_.get();
   }
 
+  // The model the per-env parameters write (dmc_params.h): the env's own, or
+  // its shallow copy of the shared one.
+  mjModel* ParamModel() { return own_ ? own_.get() : ShallowModel(); }
+
+  // Back on the shared model once the shallow copy holds nothing of the env's.
+  void DropUnusedShallowModel() {
+    if (own_ || !shallow_model_ || !heightfields_.empty() || !geom_rgba_.empty() ||
+        !site_rgba_.empty()) {
+      return;
+    }
+    shallow_model_.reset();
+    model_ = shared_.model.get();
+  }
+
   const mjModel* model_ = nullptr;
   std::unique_ptr<mjData, mujoco_detail::DataDeleter> data_;
 

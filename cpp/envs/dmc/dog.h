@@ -53,7 +53,6 @@ class DmcDog : public dmc::DmcEnvBase {
         root_qpos_(JointQpos("root")),
         com_vel_adr_(SensorAdr("torso_linvel")),
         floor_size_(model_->geom_size[3 * Id(mjOBJ_GEOM, "floor")]),
-        body_weight_(-model_->opt.gravity[2] * model_->body_subtreemass[torso_]),
         obs_joint_angles_(ObsField<double>(spec, "joint_angles")),
         obs_joint_velocities_(ObsField<double>(spec, "joint_velocites")),
         obs_torso_pelvis_height_(ObsField<double>(spec, "torso_pelvis_height")),
@@ -88,6 +87,8 @@ class DmcDog : public dmc::DmcEnvBase {
     // Standing heights: 0.9 of the torso's and pelvis's in the model's pose.
     stand_height_[0] = kStandHeightFraction * data_->xpos[3 * torso_ + 2];
     stand_height_[1] = kStandHeightFraction * data_->xpos[3 * pelvis_ + 2];
+    // The body's weight, at each episode as dm_control measures it (gravity_scale).
+    body_weight_ = -model_->opt.gravity[2] * model_->body_subtreemass[torso_];
     // A random heading, a random horizontal push and yaw rate.
     const double azimuth = rng.Uniform(0, 2 * M_PI);
     double* quat = data_->qpos + root_qpos_ + 3;
@@ -277,7 +278,7 @@ class DmcDog : public dmc::DmcEnvBase {
   int root_qpos_;
   int com_vel_adr_;
   double floor_size_;
-  double body_weight_;
+  double body_weight_ = 0.0;
   double stand_height_[2] = {};
   int inertial_adr_[3] = {};
   int force_adr_[4] = {};

@@ -51,12 +51,14 @@ inline double SumF64(const double* a, int n) {
 }
 
 // gymnasium's mass_center: einsum("b,bj->j", body_mass, xipos) (a plain
-// body-by-body sum, checked against numpy) over body_mass.sum().
+// body-by-body sum, checked against numpy) over body_mass.sum(), read at each
+// call as gymnasium does (body_mass_scale may change the masses).
 struct XY {
   double x;
   double y;
 };
-inline XY MassCenter(const mjModel* m, const mjData* d, double total_mass) {
+inline XY MassCenter(const mjModel* m, const mjData* d) {
+  const double total_mass = SumF64(m->body_mass, m->nbody);
   double x = 0.0;
   double y = 0.0;
   for (int b = 0; b < m->nbody; ++b) {
@@ -207,7 +209,6 @@ class Humanoid : public MujocoEnvBase {
         reset_noise_scale_(config.Double("reset_noise_scale")),
         parts_(mujoco_detail::HumanoidObsParts::FromConfig(
             config, V == 5, config.Bool("exclude_current_positions_from_observation"))),
-        total_mass_(mujoco_detail::SumF64(model_->body_mass, model_->nbody)),
         obs_(ObsField<double>(spec, "obs")),
         info_(mujoco_detail::ResolveInfoF64(spec, InfoFields(model_.get()))),
         motion_(spec),
@@ -226,7 +227,7 @@ class Humanoid : public MujocoEnvBase {
     mujoco_detail::ZeroInfo(out, info_);
     if (kV4Rules) {
       // gymnasium's v4 has no reset info: the center of mass, as in step's.
-      const auto com = mujoco_detail::MassCenter(model_.get(), data_.get(), total_mass_);
+      const auto com = mujoco_detail::MassCenter(model_.get(), data_.get());
       WritePositions(out, com.x, com.y);
     } else {
       WritePositions(out, data_->qpos[0], data_->qpos[1]);
@@ -236,13 +237,13 @@ class Humanoid : public MujocoEnvBase {
   // Stepped in parts (see core/env.h): the physics between BeginStep and
   // EndStep is StepPart's.
   void BeginStep(const void* action) {
-    before_ = mujoco_detail::MassCenter(model_.get(), data_.get(), total_mass_);
+    before_ = mujoco_detail::MassCenter(model_.get(), data_.get());
     StartSimulation(BoxAction(action));
   }
 
   void EndStep(const StepOutput& out) {
     const mujoco_detail::XY before = before_;
-    const auto after = mujoco_detail::MassCenter(model_.get(), data_.get(), total_mass_);
+    const auto after = mujoco_detail::MassCenter(model_.get(), data_.get());
     const double x_velocity = (after.x - before.x) / dt();
     const double y_velocity = (after.y - before.y) / dt();
     // float64: gymnasium squares data.ctrl, not the float32 action.
@@ -300,7 +301,6 @@ class Humanoid : public MujocoEnvBase {
   mujoco_detail::OpenRange z_range_;
   double reset_noise_scale_;
   mujoco_detail::HumanoidObsParts parts_;
-  double total_mass_;
   OutputField<double> obs_;
   std::vector<mujoco_detail::InfoF64> info_;  // all of InfoFields(), zeroed on reset
   mujoco_detail::PlanarMotionInfo motion_;

@@ -30,6 +30,7 @@ import numpy as np
 from envpool_x import _core
 from envpool_x.envpool_names import EnvPoolNames, Fixed, Unsupported
 from envpool_x.families.mujoco import drop_default_timer
+from envpool_x.families.mujoco_memory import scaled_model_bytes
 from envpool_x.families.option_rules import fixed_by_task_id
 from envpool_x.families.pixels import (
     PIXEL_OPTIONS,
@@ -39,6 +40,7 @@ from envpool_x.families.pixels import (
     pixel_thread_bytes,
 )
 from envpool_x.options import BOOL, Choice, Option, OptionTable
+from envpool_x.params import with_param_options
 from envpool_x.registration import (
     Family,
     FamilyMemory,
@@ -232,17 +234,27 @@ def _id_of_task(prefix: str, tasks: tuple[str, ...]) -> Callable[[Any], str | No
     return lambda task: task_id(prefix, task) if task in tasks else None
 
 
+def _with_params(pool: str, options: dict[str, Option]) -> dict[str, Option]:
+    """``options`` and the pool's per-env parameters (docs/params.md), where
+    this build has the pool."""
+    pool_class = getattr(_core, pool, None)
+    return options if pool_class is None else with_param_options(pool_class, options)
+
+
 #: The declared options of each pool: a task of the domain (the task id's:
 #: another would run under this id's name), and ``model``, which envpool_x
 #: fills from ``task_name`` (its resolve refuses another model's key).
 DMC_OPTIONS: dict[str, OptionTable] = {
     pool: OptionTable(
-        {
-            "initial_state_info": BOOL,
-            "model": Option("text", note="filled from task_name: leave it out"),
-            "task_name": Choice(*tasks, note=f"a task of {domain}"),
-            **PIXEL_OPTIONS,
-        },
+        _with_params(
+            pool,
+            {
+                "initial_state_info": BOOL,
+                "model": Option("text", note="filled from task_name: leave it out"),
+                "task_name": Choice(*tasks, note=f"a task of {domain}"),
+                **PIXEL_OPTIONS,
+            },
+        ),
         (
             fixed_by_task_id("task_name", _id_of_task(prefix, tasks)),
             *pixel_relations(PIXEL_OPTIONS),
@@ -293,13 +305,15 @@ _LARGER_ARENA = {"DmcDog": (1 * MiB, 22 * MiB), "DmcStacker": (0, 4 * MiB)}
 def _env_extra(pool_name: str, config: Mapping[str, Any]) -> tuple[int, int]:
     """The (resident, address space) bytes one env of ``pool_name`` takes beyond
     the family's figures (FamilyMemory.config_extra): dog's larger arena,
-    escape's own heightfield, a pixel env's frame stack."""
+    escape's own heightfield, scaled model arrays (per-env parameters other
+    than 1), a pixel env's frame stack."""
     pixels = pixel_bytes(config)
     if pool_name == "DmcQuadruped" and config.get("task_name") == "escape":
         extra = (ESCAPE_HEIGHTFIELD_BYTES, ESCAPE_HEIGHTFIELD_BYTES)
     else:
         extra = _LARGER_ARENA.get(pool_name, (0, 0))
-    return extra[0] + pixels[0], extra[1] + pixels[1]
+    scaled = scaled_model_bytes(pool_name, config)
+    return extra[0] + pixels[0] + scaled, extra[1] + pixels[1] + scaled
 
 
 def _thread_extra(pool_name: str, config: Mapping[str, Any]) -> tuple[int, int]:

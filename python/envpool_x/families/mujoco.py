@@ -23,7 +23,11 @@ import numpy as np
 
 from envpool_x import _core
 from envpool_x.families.mujoco_envpool_names import LEGACY_VERSIONS, MUJOCO_ENVPOOL_NAMES
-from envpool_x.families.mujoco_memory import model_extra, model_render_sizes
+from envpool_x.families.mujoco_memory import (
+    model_extra,
+    model_render_sizes,
+    scaled_model_bytes,
+)
 from envpool_x.families.option_rules import unused_unless
 from envpool_x.families.pixels import (
     GYM_CAMERA_OPTIONS,
@@ -44,6 +48,7 @@ from envpool_x.options import (
     Relation,
     ordered_pair,
 )
+from envpool_x.params import with_param_options
 from envpool_x.registration import Family, FamilyMemory, KiB, MiB, declare_family, register
 from envpool_x.render.physics import mujoco_drawer
 
@@ -186,7 +191,8 @@ def _pool_options(pool: str) -> OptionTable:
                 "use_contact_forces=True",
             )
         )
-    return OptionTable(options, tuple(relations))
+    # The per-env parameters (docs/params.md) are config keys too.
+    return OptionTable(with_param_options(getattr(_core, pool), options), tuple(relations))
 
 
 #: The declared options of each MuJoCo pool (none in a build without MuJoCo).
@@ -212,10 +218,12 @@ _MODEL_EXTRA = model_extra(STOCK_MODELS, lambda name: expand_model_path(name))
 
 def _config_extra(pool_name: str, config: Mapping[str, Any]) -> tuple[int, int]:
     """(resident, address) bytes one env adds for its config: a model of the
-    user's own (families/mujoco_memory.py) and a pixel env's frame stack."""
+    user's own (families/mujoco_memory.py), its scaled model arrays (per-env
+    parameters other than 1) and a pixel env's frame stack."""
     model = _MODEL_EXTRA(pool_name, config)
     pixels = pixel_bytes(config)
-    return model[0] + pixels[0], model[1] + pixels[1]
+    scaled = scaled_model_bytes(pool_name, config)
+    return model[0] + pixels[0] + scaled, model[1] + pixels[1] + scaled
 
 
 # One env: mjData's buffer and the touched part of its arena (measured); the

@@ -68,3 +68,17 @@ def model_extra(
         return resident, max(0, buffer + arena - stock_buffer - stock_arena)
 
     return extra
+
+
+def scaled_model_bytes(pool_name: str, config: Mapping[str, Any]) -> int:
+    """Bytes one env of ``config`` takes for a model copy of its own when the
+    config sets a per-env parameter (docs/params.md) other than 1, e.g.
+    ``body_mass_scale=2.0`` (a shallow ``mjModel`` and the scaled arrays); 0
+    when all are 1 (the env shares the task's model)."""
+    from envpool_x import _core
+
+    pool = getattr(_core, pool_name)
+    names = [p["name"] for p in pool.param_specs()]
+    if all(float(config.get(name, 1.0)) == 1.0 for name in names):
+        return 0
+    return int(pool.param_copy_bytes(dict(config)))

@@ -49,6 +49,7 @@ class MujocoWarpPool(ResultMixin):
         self._convert = converter(self.backend)
         memory.check(spec)  # MuJoCo Warp's and the pool's arrays, before they exist
         env_cfg = dict(spec.env_config)
+        tasks.refuse_params(spec.entry.pool_class, env_cfg)
         model = engine.load_model(env_cfg["xml_file"])
         body = _main_body(model, env_cfg) if spec.entry.pool_name.startswith("Ant") else 0
         c = tasks.constants(spec.entry.pool_name, env_cfg, body)
