@@ -127,13 +127,21 @@ class CraftaxClassicEnv {
   }
 
   void Step(const void* action, Rng& rng, const StepOutput& out) {
+    StepParts(DiscreteAction(action), rng, out, craftax::NoLaps{});
+  }
+
+  // The step, calling laps(part) as each part ends (classic_profile.h).
+  template <class Laps>
+  void StepParts(int32_t action, Rng& rng, const StepOutput& out, Laps laps) {
     craftax::RngDraws draws{&rng};
-    *out.reward = craftax::ClassicStep(s_, DiscreteAction(action), draws, p_);
+    laps(craftax::kPartDraws);
+    *out.reward = craftax::ClassicStep(s_, action, draws, p_, laps);
     craftax::NewStateRng(rng, s_);
     // Death and lava end the game; the time limit is the pool's truncation.
     *out.terminated =
         s_.health <= 0 || craftax::BlockAt(s_, s_.player_x, s_.player_y) == craftax::kLava;
     Write(out);
+    laps(craftax::kPartObs);
   }
 
   std::vector<double> GetState() const { return craftax::PackState(s_); }
