@@ -6,6 +6,7 @@
 
 #include "bindings/conversions.h"
 #include "bindings/pool_binding.h"
+#include "envs/craftax/classic_profile.h"
 #include "envs/craftax/craftax_classic.h"
 
 namespace envpool_x {
@@ -76,6 +77,18 @@ void BindCraftax(py::module_& m) {
       .def("pixels", &CraftaxClassicSim::Pixels, py::arg("block"))
       .def("set_state_rng", &CraftaxClassicSim::SetStateRng)
       .def("step", &CraftaxClassicSim::Step, py::arg("action"), py::arg("draws"));
+  m.def(
+      "craftax_profile",
+      [](bool pixels, const py::dict& options, int num_envs, int64_t steps, uint64_t seed) {
+        if (num_envs < 1 || steps < 1) throw ValueError("num_envs and steps must be positive");
+        const Config config = ConfigFromDict(CraftaxClassic::DefaultConfig(), options);
+        py::gil_scoped_release release;
+        return pixels ? craftax::ProfileClassic<CraftaxClassicPixels>(config, num_envs, steps, seed)
+                      : craftax::ProfileClassic<CraftaxClassic>(config, num_envs, steps, seed);
+      },
+      py::arg("pixels"), py::arg("options"), py::arg("num_envs"), py::arg("steps"),
+      py::arg("seed") = 0,
+      "Microseconds per step of each part of a Craftax-Classic step (classic_profile.h).");
   m.attr("craftax_draws_per_step") = craftax::kDrawsPerStep;
   m.attr("craftax_state_size") = craftax::StateSize();
 }

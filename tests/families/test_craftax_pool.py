@@ -53,3 +53,15 @@ def test_bad_action_is_refused() -> None:
     with pytest.raises(ValueError):
         env.step(np.array([17]))
     env.close()
+
+
+def test_profile_names_every_part_of_a_step() -> None:
+    # The benchmark's breakdown (bench_craftax.py): every part timed, episodes ended.
+    parts = dict(_core.craftax_profile(False, {}, 4, 3000, 0))
+    names = {"reset", "draws", "player", "mobs", "spawns", "upkeep", "obs"}
+    assert names <= set(parts)
+    assert all(np.isfinite(parts[k]) and parts[k] >= 0.0 for k in names)
+    assert sum(parts[k] for k in names) > 0.0
+    assert parts["resets"] >= 1  # random play dies within 3,000 steps of 4 envs
+    with pytest.raises(ValueError, match="positive"):
+        _core.craftax_profile(False, {}, 0, 10, 0)

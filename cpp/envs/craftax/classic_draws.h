@@ -18,21 +18,33 @@ namespace craftax {
 // 1 (sapling) + 3 per zombie + 1 per cow + 3 per skeleton + 2 per spawn kind.
 constexpr int kDrawsPerStep = 1 + 3 * 3 + 1 * 3 + 3 * 2 + 2 * 3;
 
-// Draws from the env's own Philox stream.
-struct RngDraws {
-  Rng* rng;
+// A step's draws from the env's own Philox stream: kDrawsPerStep uniforms,
+// then the next state_rng, taken from all four 32-bit words of kStepBlocks
+// consecutive blocks (one block gives four draws), made up front.
+constexpr int kStepWords = kDrawsPerStep + 2;
+constexpr int kStepBlocks = (kStepWords + 3) / 4;
+
+struct StepDraws {
+  uint32_t words[kStepBlocks * 4];
+  int used = 0;
+  ENVPOOL_X_HD explicit StepDraws(Rng& rng) {
+    const uint64_t key = rng.key(), counter = rng.counter();
+    for (int b = 0; b < kStepBlocks; ++b) {
+      const Philox4x32 block = PhiloxBlock(counter + b, key);
+      for (int k = 0; k < 4; ++k) words[b * 4 + k] = block.v[k];
+    }
+    rng = Rng(key, counter + kStepBlocks);
+  }
+  // A uniform in [0, 1): a float32 with 24 random bits.
   ENVPOOL_X_HD float Next() {
-    return static_cast<float>(rng->NextU64() >> 40) * (1.0f / 16777216.0f);
+    return static_cast<float>(words[used++] >> 8) * (1.0f / 16777216.0f);
+  }
+  // The state_rng that follows the step (Craftax splits one off its step's key).
+  ENVPOOL_X_HD void NextStateRng(ClassicState& s) const {
+    s.state_rng[0] = words[kDrawsPerStep];
+    s.state_rng[1] = words[kDrawsPerStep + 1];
   }
 };
-
-// A fresh state_rng (the key of the pixel view's night noise), drawn after
-// each step and each new world as Craftax splits one off its step's key.
-ENVPOOL_X_HD inline void NewStateRng(Rng& rng, ClassicState& s) {
-  const uint64_t bits = rng.NextU64();
-  s.state_rng[0] = static_cast<uint32_t>(bits >> 32);
-  s.state_rng[1] = static_cast<uint32_t>(bits);
-}
 
 // Draws given by the caller (a test), in order.
 struct GivenDraws {

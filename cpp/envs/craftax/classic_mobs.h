@@ -175,22 +175,25 @@ ENVPOOL_X_HD inline bool SpawnCell(const ClassicState& s, int x, int y, int kind
   return block_ok && d > min_distance && d < p.mob_despawn_distance && !s.mob_map[x][y];
 }
 
-// The rows (or columns) within the despawn distance of the player: no cell
-// outside them may spawn a mob, so the scans below skip them.
-ENVPOOL_X_HD inline void NearRange(int32_t centre, int32_t distance, int* lo, int* hi) {
-  *lo = Max(centre - distance + 1, 0);
-  *hi = Min(centre + distance, kMapSize);
-}
-
 // Draws a spawn cell (uniform over the allowed ones, by Craftax's weighted
-// choice over the flattened map, in its row-major order); -1 when there is none.
+// choice over the flattened map, in its row-major order); -1 when there is
+// none. Only cells within the despawn distance (Manhattan) may spawn a mob,
+// so each row is scanned only where it meets that diamond.
 ENVPOOL_X_HD inline int DrawSpawnCell(const ClassicState& s, int kind, float u,
                                       const ClassicParams& p) {
-  int x0, x1, y0, y1;
-  NearRange(s.player_x, p.mob_despawn_distance, &x0, &x1);
-  NearRange(s.player_y, p.mob_despawn_distance, &y0, &y1);
+  const int32_t reach = p.mob_despawn_distance;
+  const int x0 = Max(s.player_x - reach + 1, 0);
+  const int x1 = Min(s.player_x + reach, kMapSize);
+  // The columns of row x within the diamond: |y - player_y| < reach - |x - player_x|.
+  auto columns = [&](int x, int* y0, int* y1) {
+    const int32_t rest = reach - Abs(x - s.player_x);
+    *y0 = Max(s.player_y - rest + 1, 0);
+    *y1 = Min(s.player_y + rest, kMapSize);
+  };
   int count = 0;
   for (int x = x0; x < x1; ++x) {
+    int y0, y1;
+    columns(x, &y0, &y1);
     for (int y = y0; y < y1; ++y) count += SpawnCell(s, x, y, kind, p);
   }
   if (count == 0) return -1;
@@ -200,6 +203,8 @@ ENVPOOL_X_HD inline int DrawSpawnCell(const ClassicState& s, int kind, float u,
   const double target = static_cast<double>(u) * total;
   double running = 0.0;
   for (int x = x0; x < x1; ++x) {
+    int y0, y1;
+    columns(x, &y0, &y1);
     for (int y = y0; y < y1; ++y) {
       if (!SpawnCell(s, x, y, kind, p)) continue;
       running += w;
@@ -235,30 +240,27 @@ ENVPOOL_X_HD inline int LiveCount(const MobSlots<N>& mobs) {
   return n;
 }
 
+// One kind's spawn: its two draws (the chance, then the cell) are taken
+// always; the cell is only looked for when the mob spawns if there is one,
+// which spares most steps the scan.
+template <int N, class Draws>
+ENVPOOL_X_HD inline void SpawnKind(ClassicState& s, MobSlots<N>& mobs, int kind, float chance,
+                                   int32_t health, Draws& draws, const ClassicParams& p) {
+  const bool roll = draws.Next() < chance;
+  const float cell_draw = draws.Next();
+  const int cell = roll && LiveCount(mobs) < N ? DrawSpawnCell(s, kind, cell_draw, p) : -1;
+  SpawnInto(s, mobs, cell >= 0, cell, health);
+}
+
 template <class Draws>
 ENVPOOL_X_HD inline void SpawnMobs(ClassicState& s, Draws& draws, const ClassicParams& p) {
-  {
-    const bool roll = draws.Next() < p.spawn_cow_chance;
-    const int cell = DrawSpawnCell(s, 0, draws.Next(), p);
-    const bool spawn = LiveCount(s.cows) < kMaxCows && roll && cell >= 0;
-    SpawnInto(s, s.cows, spawn, cell, p.cow_health);
-  }
-  {
-    const float dark = 1.0f - s.light_level;
-    // base + night * dark^2 as one fused multiply-add (XLA's CPU compiler).
-    const float chance =
-        std::fma(p.spawn_zombie_night_chance, dark * dark, p.spawn_zombie_base_chance);
-    const bool roll = draws.Next() < chance;
-    const int cell = DrawSpawnCell(s, 1, draws.Next(), p);
-    const bool spawn = LiveCount(s.zombies) < kMaxZombies && roll && cell >= 0;
-    SpawnInto(s, s.zombies, spawn, cell, p.zombie_health);
-  }
-  {
-    const bool roll = draws.Next() < p.spawn_skeleton_chance;
-    const int cell = DrawSpawnCell(s, 2, draws.Next(), p);
-    const bool spawn = LiveCount(s.skeletons) < kMaxSkeletons && roll && cell >= 0;
-    SpawnInto(s, s.skeletons, spawn, cell, p.skeleton_health);
-  }
+  SpawnKind(s, s.cows, 0, p.spawn_cow_chance, p.cow_health, draws, p);
+  const float dark = 1.0f - s.light_level;
+  // base + night * dark^2 as one fused multiply-add (XLA's CPU compiler).
+  const float zombie_chance =
+      std::fma(p.spawn_zombie_night_chance, dark * dark, p.spawn_zombie_base_chance);
+  SpawnKind(s, s.zombies, 1, zombie_chance, p.zombie_health, draws, p);
+  SpawnKind(s, s.skeletons, 2, p.spawn_skeleton_chance, p.skeleton_health, draws, p);
 }
 
 }  // namespace craftax

@@ -24,6 +24,39 @@ ENVPOOL_X_HD inline float HalfTenth(int32_t v) {
   return std::nearbyint(q * scale) / scale;
 }
 
+// HalfTenth in integers, for 0 <= v < 2^13 (where v * 1638 < 2^24, so the
+// product above is exact): v * 1638 / 2^14 kept to 11 significant bits, ties
+// to even. Usable at compile time.
+ENVPOOL_X_HD constexpr float HalfTenthExact(int32_t v) {
+  uint32_t n = static_cast<uint32_t>(v) * 1638u;
+  int bits = 0;
+  for (uint32_t m = n; m != 0; m >>= 1) ++bits;
+  if (bits > 11) {
+    const int shift = bits - 11;
+    const uint32_t rest = n & ((1u << shift) - 1u);
+    const uint32_t half = 1u << (shift - 1);
+    n >>= shift;
+    if (rest > half || (rest == half && (n & 1u) != 0)) ++n;
+    n <<= shift;
+  }
+  return static_cast<float>(n) / 16384.0f;
+}
+
+struct HalfTenthTable {
+  float value[16];
+  constexpr HalfTenthTable() : value{} {
+    for (int v = 0; v < 16; ++v) value[v] = HalfTenthExact(v);
+  }
+};
+
+// HalfTenth of a count: tabled for 0..15 (the inventory and the intrinsics
+// stay in 0..9), as frexp, ldexp and nearbyint cost more than the rest of the
+// observation.
+ENVPOOL_X_HD inline float HalfTenthOfCount(int32_t v) {
+  constexpr HalfTenthTable table{};
+  return v >= 0 && v < 16 ? table.value[v] : HalfTenth(v);
+}
+
 constexpr int kCellChannels = kNumBlockTypes + kNumMobKinds;
 
 template <int N>
@@ -56,9 +89,9 @@ ENVPOOL_X_HD inline void WriteSymbolicObs(const ClassicState& s, float* obs) {
   MarkMobs(s, s.skeletons, 2, obs);
   MarkMobs(s, s.arrows, 3, obs);
   float* tail = obs + kViewRows * kViewCols * kCellChannels;
-  for (int i = 0; i < kInventorySize; ++i) *tail++ = HalfTenth(s.inventory[i]);
+  for (int i = 0; i < kInventorySize; ++i) *tail++ = HalfTenthOfCount(s.inventory[i]);
   const int32_t intrinsics[4] = {s.health, s.food, s.drink, s.energy};
-  for (int32_t v : intrinsics) *tail++ = HalfTenth(v);
+  for (int32_t v : intrinsics) *tail++ = HalfTenthOfCount(v);
   for (int d = 1; d <= 4; ++d) *tail++ = s.player_direction == d ? 1.0f : 0.0f;
   *tail++ = s.light_level;
   *tail = s.is_sleeping ? 1.0f : 0.0f;

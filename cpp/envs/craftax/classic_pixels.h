@@ -23,36 +23,76 @@ inline int ReadIndexOf(int32_t i, int n) {
   return i < 0 ? 0 : (i >= n ? n - 1 : i);
 }
 
-inline uint32_t RotateLeft(uint32_t v, int r) { return (v << r) | (v >> (32 - r)); }
+// Inlined always: a loop over Threefry's counters vectorizes only so.
+#define ENVPOOL_X_CRAFTAX_INLINE inline __attribute__((always_inline))
 
-// Threefry-2x32 with 20 rounds (JAX's default PRNG) of counter (c0, c1).
-inline void Threefry2x32(const uint32_t key[2], uint32_t c0, uint32_t c1, uint32_t out[2]) {
-  static constexpr int kRotations[2][4] = {{13, 15, 26, 6}, {17, 29, 16, 24}};
-  const uint32_t ks[3] = {key[0], key[1], key[0] ^ key[1] ^ 0x1BD11BDAu};
-  uint32_t x0 = c0 + ks[0], x1 = c1 + ks[1];
-  for (int group = 0; group < 5; ++group) {
-    for (int r : kRotations[group % 2]) {
-      x0 += x1;
-      x1 = RotateLeft(x1, r) ^ x0;
-    }
-    x0 += ks[(group + 1) % 3];
-    x1 += ks[(group + 2) % 3] + static_cast<uint32_t>(group + 1);
-  }
+ENVPOOL_X_CRAFTAX_INLINE uint32_t RotateLeft(uint32_t v, int r) {
+  return (v << r) | (v >> (32 - r));
+}
+
+// Four of Threefry's rounds, with rotations a, b, c, d.
+ENVPOOL_X_CRAFTAX_INLINE void ThreefryRounds(uint32_t& x0, uint32_t& x1, int a, int b, int c,
+                                             int d) {
+  x0 += x1;
+  x1 = RotateLeft(x1, a) ^ x0;
+  x0 += x1;
+  x1 = RotateLeft(x1, b) ^ x0;
+  x0 += x1;
+  x1 = RotateLeft(x1, c) ^ x0;
+  x0 += x1;
+  x1 = RotateLeft(x1, d) ^ x0;
+}
+
+// Threefry-2x32 with 20 rounds (JAX's default PRNG) of counter (c0, c1),
+// written out straight so that a loop over counters vectorizes.
+ENVPOOL_X_CRAFTAX_INLINE void Threefry2x32(const uint32_t key[2], uint32_t c0, uint32_t c1,
+                                           uint32_t out[2]) {
+  const uint32_t k0 = key[0], k1 = key[1], k2 = key[0] ^ key[1] ^ 0x1BD11BDAu;
+  uint32_t x0 = c0 + k0, x1 = c1 + k1;
+  ThreefryRounds(x0, x1, 13, 15, 26, 6);
+  x0 += k1;
+  x1 += k2 + 1u;
+  ThreefryRounds(x0, x1, 17, 29, 16, 24);
+  x0 += k2;
+  x1 += k0 + 2u;
+  ThreefryRounds(x0, x1, 13, 15, 26, 6);
+  x0 += k0;
+  x1 += k1 + 3u;
+  ThreefryRounds(x0, x1, 17, 29, 16, 24);
+  x0 += k1;
+  x1 += k2 + 4u;
+  ThreefryRounds(x0, x1, 13, 15, 26, 6);
+  x0 += k2;
+  x1 += k0 + 5u;
   out[0] = x0;
   out[1] = x1;
 }
 
+// A float in [0, 1) from 32 random bits as JAX makes it: the top 23 bits as
+// the mantissa of a float in [1, 2), minus 1.
+ENVPOOL_X_CRAFTAX_INLINE float JaxBitsToUniform(uint32_t bits) {
+  const uint32_t word = (bits >> 9) | 0x3F800000u;
+  float f;
+  std::memcpy(&f, &word, sizeof f);
+  return f - 1.0f;
+}
+
 // Element `index` of jax.random.uniform(key, shape) (float32, [0, 1)), with
 // JAX's partitionable threefry bits (the default since JAX 0.5): the two
-// words of threefry(key, (index >> 32, index)) xor-ed, the top 23 bits as
-// the mantissa of a float in [1, 2), minus 1.
+// words of threefry(key, (index >> 32, index)) xor-ed.
 inline float JaxUniform(const uint32_t key[2], uint64_t index) {
   uint32_t words[2];
   Threefry2x32(key, static_cast<uint32_t>(index >> 32), static_cast<uint32_t>(index), words);
-  const uint32_t bits = ((words[0] ^ words[1]) >> 9) | 0x3F800000u;
-  float f;
-  std::memcpy(&f, &bits, sizeof f);
-  return f - 1.0f;
+  return JaxBitsToUniform(words[0] ^ words[1]);
+}
+
+// Elements first .. first + n - 1 of the same (first + n < 2^32), at once.
+inline void JaxUniforms(const uint32_t key[2], uint32_t first, int n, float* out) {
+  for (int i = 0; i < n; ++i) {
+    uint32_t words[2];
+    Threefry2x32(key, 0u, first + static_cast<uint32_t>(i), words);
+    out[i] = JaxBitsToUniform(words[0] ^ words[1]);
+  }
 }
 
 // Craftax's a * (1 - alpha) + b * alpha over one cell of `px` (row stride
@@ -88,34 +128,51 @@ void DrawMobs(const ClassicState& s, const MobSlots<N>& mobs, const float* tex, 
   }
 }
 
-// Craftax's night and sleep over the map rows of `px`.
+// Craftax's night and sleep over the map rows of `px`, a row at a time in
+// planes of red, green and blue (loops that vectorize), each value computed
+// as Craftax's expressions order it.
 inline void DrawNightAndSleep(const ClassicState& s, const PixelTextures& t, float* px) {
+  constexpr int kMaxCols = kViewCols * kMaxBlockPixels;
   const int rows = kViewRows * t.block, cols = t.Cols();
   const float light = s.light_level;
+  const bool dark = light < 0.5f;
   const float intensity =
-      light < 0.5f ? (2.0f * (0.5f - light) > 0.0f ? 2.0f * (0.5f - light) : 0.0f) : 0.0f;
+      dark ? (2.0f * (0.5f - light) > 0.0f ? 2.0f * (0.5f - light) : 0.0f) : 0.0f;
   static constexpr float kTint[3] = {0.0f, 16.0f, 64.0f};
+  float day[3][kMaxCols], night[3][kMaxCols], noise[kMaxCols];
   for (int r = 0; r < rows; ++r) {
+    float* row = px + size_t(r) * cols * 3;
     for (int c = 0; c < cols; ++c) {
-      float* p = px + (r * cols + c) * 3;
-      float night[3] = {p[0], p[1], p[2]};
-      if (light < 0.5f) {
-        const float mask = intensity * t.night_noise[r * cols + c];
-        const float noise = JaxUniform(s.state_rng, uint64_t(r) * cols + c) * 95.0f + 32.0f;
-        for (float& v : night) v = (1.0f - mask) * v + mask * noise;
+      for (int k = 0; k < 3; ++k) day[k][c] = night[k][c] = row[c * 3 + k];
+    }
+    if (dark) {
+      // The static: noise blended in by the night noise texture's strength.
+      JaxUniforms(s.state_rng, static_cast<uint32_t>(r * cols), cols, noise);
+      const float* strength = t.night_noise.data() + size_t(r) * cols;
+      for (int c = 0; c < cols; ++c) {
+        const float mask = intensity * strength[c];
+        const float value = noise[c] * 95.0f + 32.0f;
+        for (int k = 0; k < 3; ++k) night[k][c] = (1.0f - mask) * night[k][c] + mask * value;
       }
-      const float lum = 0.299f * night[0] + 0.587f * night[1] + 0.114f * night[2];
+    }
+    for (int c = 0; c < cols; ++c) {
+      const float lum = 0.299f * night[0][c] + 0.587f * night[1][c] + 0.114f * night[2][c];
       for (int k = 0; k < 3; ++k) {
-        const float enhanced = night[k] * 0.4f + 0.6f * lum;
+        const float enhanced = night[k][c] * 0.4f + 0.6f * lum;
         const float tinted = 0.5f * enhanced + 0.5f * kTint[k];
-        p[k] = light * p[k] + (1.0f - light) * tinted;
+        day[k][c] = light * day[k][c] + (1.0f - light) * tinted;
       }
-      if (s.is_sleeping) {
-        const float grey = 0.299f * p[0] + 0.587f * p[1] + 0.114f * p[2];
-        p[0] = 0.5f * grey;
-        p[1] = 0.5f * grey;
-        p[2] = 0.5f * grey + 8.0f;
+    }
+    if (s.is_sleeping) {
+      for (int c = 0; c < cols; ++c) {
+        const float grey = 0.299f * day[0][c] + 0.587f * day[1][c] + 0.114f * day[2][c];
+        day[0][c] = 0.5f * grey;
+        day[1][c] = 0.5f * grey;
+        day[2][c] = 0.5f * grey + 8.0f;
       }
+    }
+    for (int c = 0; c < cols; ++c) {
+      for (int k = 0; k < 3; ++k) row[c * 3 + k] = day[k][c];
     }
   }
 }

@@ -76,10 +76,26 @@ ENVPOOL_X_HD inline bool IsGameOver(const ClassicState& s, const ClassicParams& 
          s.health <= 0;
 }
 
+// The parts of an env's step, for the profiler (classic_profile.h): ClassicStep
+// calls laps(part) as each of its parts ends (the env laps the step's random
+// draws and the observation). NoLaps, the default, compiles away.
+enum StepPart : int {
+  kPartDraws,
+  kPartPlayer,
+  kPartMobs,
+  kPartSpawns,
+  kPartUpkeep,
+  kPartObs,
+  kNumStepParts
+};
+struct NoLaps {
+  ENVPOOL_X_HD void operator()(StepPart) const {}
+};
+
 // Steps `s` with `action` (0..16), taking kDrawsPerStep draws; returns the reward.
-template <class Draws>
+template <class Draws, class Laps = NoLaps>
 ENVPOOL_X_HD inline float ClassicStep(ClassicState& s, int32_t action, Draws& draws,
-                                      const ClassicParams& p) {
+                                      const ClassicParams& p, Laps laps = Laps{}) {
   int unlocked_before = 0;
   for (bool a : s.achievements) unlocked_before += a;
   const int32_t health_before = s.health;
@@ -89,11 +105,14 @@ ENVPOOL_X_HD inline float ClassicStep(ClassicState& s, int32_t action, Draws& dr
   if (action == kDo) DoInteract(s, sapling_draw);
   PlaceBlock(s, action);
   MovePlayer(s, action);
+  laps(kPartPlayer);
   MoveZombies(s, draws, p);
   MoveCows(s, draws, p);
   MoveSkeletons(s, draws, p);
   MoveArrows(s);
+  laps(kPartMobs);
   SpawnMobs(s, draws, p);
+  laps(kPartSpawns);
   GrowPlants(s);
   UpdateIntrinsics(s, action);
   for (int32_t& item : s.inventory) item = Min(item, 9);
@@ -103,6 +122,7 @@ ENVPOOL_X_HD inline float ClassicStep(ClassicState& s, int32_t action, Draws& dr
   for (bool a : s.achievements) unlocked += a;
   s.timestep += 1;
   s.light_level = LightLevel(s.timestep, p.day_length);
+  laps(kPartUpkeep);
   // One fused multiply-add, as XLA's CPU compiler evaluates Craftax's sum.
   return std::fma(static_cast<float>(s.health - health_before), 0.1f,
                   static_cast<float>(unlocked - unlocked_before));

@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 
 #include "core/random.h"
 #include "envs/craftax/classic_state.h"
@@ -15,88 +16,189 @@
 namespace envpool_x {
 namespace craftax {
 
+// The env's stream as a world's draws: the four 32-bit words of each Philox
+// block in turn (a world takes a few thousand); the stream goes on after the
+// last block read once the world is made.
+class WorldDraws {
+ public:
+  explicit WorldDraws(Rng& rng) : rng_(rng), key_(rng.key()), counter_(rng.counter()) {}
+  ~WorldDraws() { rng_ = Rng(key_, counter_); }
+  WorldDraws(const WorldDraws&) = delete;
+  WorldDraws& operator=(const WorldDraws&) = delete;
+
+  uint32_t NextWord() {
+    if (used_ == 4) {
+      block_ = PhiloxBlock(counter_++, key_);
+      used_ = 0;
+    }
+    return block_.v[used_++];
+  }
+  // A uniform in [0, 1) with 24 random bits.
+  float Uniform() { return static_cast<float>(NextWord() >> 8) * (1.0f / 16777216.0f); }
+  // A uniform integer in [0, n) (multiply-shift; n < 2^32).
+  uint32_t UniformInt(uint32_t n) {
+    return static_cast<uint32_t>((static_cast<uint64_t>(NextWord()) * n) >> 32);
+  }
+
+ private:
+  Rng& rng_;
+  uint64_t key_;
+  uint64_t counter_;
+  Philox4x32 block_{};
+  int used_ = 4;
+};
+
+// Perlin's gradients: unit vectors at kGradientAngles even angles (Craftax
+// draws the angle uniformly; a table spares the trigonometry per world).
+constexpr int kGradientAngles = 1024;
+struct GradientTable {
+  float x[kGradientAngles];
+  float y[kGradientAngles];
+  GradientTable() {
+    for (int k = 0; k < kGradientAngles; ++k) {
+      const double angle = 6.283185307179586 * k / kGradientAngles;
+      x[k] = static_cast<float>(std::cos(angle));
+      y[k] = static_cast<float>(std::sin(angle));
+    }
+  }
+};
+
 // Perlin noise over the map with res_x x res_y gradient cells, scaled to [0, 1].
-inline void PerlinNoise(Rng& rng, int res_x, int res_y, float out[kMapSize][kMapSize]) {
+// Per gradient row i and map column y, the terms that do not depend on the
+// map row are tabled first, so the loop over a row reads contiguous arrays
+// (and vectorizes); every value is computed as u * gx + v * gy in this order.
+inline void PerlinNoise(WorldDraws& draws, int res_x, int res_y, float out[kMapSize][kMapSize]) {
+  static const GradientTable table;
   float gx[kMapSize + 1][kMapSize + 1];
   float gy[kMapSize + 1][kMapSize + 1];
   for (int i = 0; i <= res_x; ++i) {
     for (int j = 0; j <= res_y; ++j) {
-      const double angle = 6.283185307179586 * rng.Uniform();
-      gx[i][j] = static_cast<float>(std::cos(angle));
-      gy[i][j] = static_cast<float>(std::sin(angle));
+      const uint32_t k = draws.NextWord() % kGradientAngles;
+      gx[i][j] = table.x[k];
+      gy[i][j] = table.y[k];
     }
   }
   auto fade = [](float t) { return t * t * t * (t * (t * 6 - 15) + 10); };
   const int cell_x = kMapSize / res_x;
   const int cell_y = kMapSize / res_y;
-  float lo = 1e9f, hi = -1e9f;
-  for (int x = 0; x < kMapSize; ++x) {
-    for (int y = 0; y < kMapSize; ++y) {
-      const int i = x / cell_x;
-      const int j = y / cell_y;
-      const float u = static_cast<float>(x % cell_x) / cell_x;
-      const float v = static_cast<float>(y % cell_y) / cell_y;
-      const float n00 = u * gx[i][j] + v * gy[i][j];
-      const float n10 = (u - 1) * gx[i + 1][j] + v * gy[i + 1][j];
-      const float n01 = u * gx[i][j + 1] + (v - 1) * gy[i][j + 1];
-      const float n11 = (u - 1) * gx[i + 1][j + 1] + (v - 1) * gy[i + 1][j + 1];
-      const float n0 = n00 + fade(u) * (n10 - n00);
-      const float n1 = n01 + fade(u) * (n11 - n01);
-      const float n = n0 + fade(v) * (n1 - n0);
-      out[x][y] = n;
-      lo = n < lo ? n : lo;
-      hi = n > hi ? n : hi;
+  float fade_v[kMapSize];
+  // Per gradient row i, column y (in cell j, at offset v): gx and v * gy of
+  // the cell's left corner (j) and right corner (j + 1).
+  static thread_local float left_gx[kMapSize + 1][kMapSize], left_vgy[kMapSize + 1][kMapSize],
+      right_gx[kMapSize + 1][kMapSize], right_vgy[kMapSize + 1][kMapSize];
+  for (int y = 0; y < kMapSize; ++y) {
+    const int j = y / cell_y;
+    const float v = static_cast<float>(y % cell_y) / cell_y;
+    fade_v[y] = fade(v);
+    for (int i = 0; i <= res_x; ++i) {
+      left_gx[i][y] = gx[i][j];
+      left_vgy[i][y] = v * gy[i][j];
+      right_gx[i][y] = gx[i][j + 1];
+      right_vgy[i][y] = (v - 1) * gy[i][j + 1];
     }
   }
   for (int x = 0; x < kMapSize; ++x) {
-    for (int y = 0; y < kMapSize; ++y) out[x][y] = (out[x][y] - lo) / (hi - lo);
+    const int i = x / cell_x;
+    const float u = static_cast<float>(x % cell_x) / cell_x;
+    const float fade_u = fade(u);
+    const float* g00 = left_gx[i];
+    const float* h00 = left_vgy[i];
+    const float* g10 = left_gx[i + 1];
+    const float* h10 = left_vgy[i + 1];
+    const float* g01 = right_gx[i];
+    const float* h01 = right_vgy[i];
+    const float* g11 = right_gx[i + 1];
+    const float* h11 = right_vgy[i + 1];
+    float* row = out[x];
+    for (int y = 0; y < kMapSize; ++y) {
+      const float n00 = u * g00[y] + h00[y];
+      const float n10 = (u - 1) * g10[y] + h10[y];
+      const float n01 = u * g01[y] + h01[y];
+      const float n11 = (u - 1) * g11[y] + h11[y];
+      const float n0 = n00 + fade_u * (n10 - n00);
+      const float n1 = n01 + fade_u * (n11 - n01);
+      row[y] = n0 + fade_v[y] * (n1 - n0);
+    }
+  }
+  float lo = out[0][0], hi = out[0][0];
+  for (int x = 0; x < kMapSize; ++x) {
+    for (int y = 0; y < kMapSize; ++y) {
+      lo = out[x][y] < lo ? out[x][y] : lo;
+      hi = out[x][y] > hi ? out[x][y] : hi;
+    }
+  }
+  const float range = hi - lo;
+  for (int x = 0; x < kMapSize; ++x) {
+    for (int y = 0; y < kMapSize; ++y) out[x][y] = (out[x][y] - lo) / range;
   }
 }
 
+// A stone cell's ore: coal below kCoalBelow, iron below kIronBelow, diamond
+// below kDiamondBelow (Craftax's chances 4%, 3% and 0.5%, each of what the
+// ones before leave).
+constexpr float kCoalBelow = 0.04f;
+constexpr float kIronBelow = kCoalBelow + (1.0f - kCoalBelow) * 0.03f;
+constexpr float kDiamondBelow = kIronBelow + (1.0f - kIronBelow) * 0.005f;
+
 // A fresh game: the world, the player at the centre with full intrinsics.
-inline void GenerateClassicWorld(Rng& rng, const ClassicParams& p, ClassicState& s) {
+inline void GenerateClassicWorld(Rng& stream, const ClassicParams& p, ClassicState& s) {
   static thread_local float water[kMapSize][kMapSize], mountain[kMapSize][kMapSize],
       paths[kMapSize][kMapSize], trees[kMapSize][kMapSize];
   const int cx = kMapSize / 2;
   const int cy = kMapSize / 2;
+  WorldDraws rng(stream);
   PerlinNoise(rng, kMapSize / 16, kMapSize / 16, water);
   PerlinNoise(rng, kMapSize / 16, kMapSize / 16, mountain);
   PerlinNoise(rng, kMapSize / 8, kMapSize / 2, paths);
   PerlinNoise(rng, kMapSize / 4, kMapSize / 4, trees);
+  // Near the player (Manhattan distance < 5) water and mountains fade out:
+  // water and mountain become w and m in place (a pass that vectorizes).
   for (int x = 0; x < kMapSize; ++x) {
     for (int y = 0; y < kMapSize; ++y) {
-      // Near the player (Manhattan distance < 5) water and mountains fade out.
-      const float near = std::fmin(static_cast<float>(Abs(x - cx) + Abs(y - cy)) / 5.0f, 1.0f);
-      const float w = water[x][y] + near - 1.0f;
-      const float m = mountain[x][y] + 0.05f + near - 1.0f;
-      int8_t b = w > 0.7f ? kWater : kGrass;
-      if (w < 0.75f && w > 0.6f && b != kWater) b = kSand;
-      if (m > 0.7f) {
-        b = kStone;
-        if (paths[x][y] > 0.8f || paths[y][x] > 0.8f) b = kPath;
-        if (m > 0.85f && w > 0.4f) b = kPath;  // caves
-      }
-      if (b == kStone && rng.Uniform() < 0.04) b = kCoal;
-      if (b == kStone && rng.Uniform() < 0.03) b = kIron;
-      if (b == kStone && m > 0.8f && rng.Uniform() < 0.005) b = kDiamond;
-      if (b == kGrass && trees[x][y] > 0.5f && rng.Uniform() > 0.8) b = kTree;
-      if (m > 0.85f && trees[x][y] > 0.7f) b = kLava;
-      s.map[x][y] = b;
-      s.mob_map[x][y] = false;
+      const float d = static_cast<float>(Abs(x - cx) + Abs(y - cy)) / 5.0f;
+      const float near = d < 1.0f ? d : 1.0f;
+      water[x][y] = water[x][y] + near - 1.0f;
+      mountain[x][y] = mountain[x][y] + 0.05f + near - 1.0f;
     }
   }
+  int row_stones[kMapSize];  // stone cells per row, for the diamond
+  for (int x = 0; x < kMapSize; ++x) {
+    row_stones[x] = 0;
+    for (int y = 0; y < kMapSize; ++y) {
+      const float w = water[x][y];
+      const float m = mountain[x][y];
+      int8_t b = w > 0.7f ? kWater : (w > 0.6f ? kSand : kGrass);
+      if (m > 0.7f) {
+        const bool path = paths[x][y] > 0.8f || paths[y][x] > 0.8f;
+        const bool cave = m > 0.85f && w > 0.4f;
+        b = path || cave ? kPath : kStone;
+      }
+      if (b == kStone) {
+        // Craftax's three ore draws as one: coal at 4%, iron at 3% of the
+        // rest, deep in the mountains diamond at 0.5% of what remains.
+        const float u = rng.Uniform();
+        const bool diamond = m > 0.8f && u < kDiamondBelow;
+        b = u < kCoalBelow ? kCoal : (u < kIronBelow ? kIron : (diamond ? kDiamond : kStone));
+      } else if (b == kGrass && trees[x][y] > 0.5f) {
+        b = rng.Uniform() > 0.8f ? kTree : kGrass;
+      }
+      if (m > 0.85f && trees[x][y] > 0.7f) b = kLava;
+      s.map[x][y] = b;
+      row_stones[x] += b == kStone;
+    }
+  }
+  row_stones[cx] -= s.map[cx][cy] == kStone;
   s.map[cx][cy] = kGrass;
+  std::memset(s.mob_map, 0, sizeof s.mob_map);
   // One diamond on a stone cell (Craftax's always_diamond), when there is stone.
   int stones = 0;
-  for (int x = 0; x < kMapSize; ++x) {
-    for (int y = 0; y < kMapSize; ++y) stones += s.map[x][y] == kStone;
-  }
+  for (int x = 0; x < kMapSize; ++x) stones += row_stones[x];
   if (stones > 0 && p.always_diamond) {
-    int pick = static_cast<int>(rng.UniformInt(static_cast<uint64_t>(stones)));
-    for (int x = 0; x < kMapSize && pick >= 0; ++x) {
-      for (int y = 0; y < kMapSize && pick >= 0; ++y) {
-        if (s.map[x][y] == kStone && pick-- == 0) s.map[x][y] = kDiamond;
-      }
+    int pick = static_cast<int>(rng.UniformInt(static_cast<uint32_t>(stones)));
+    int x = 0;
+    while (pick >= row_stones[x]) pick -= row_stones[x++];
+    for (int y = 0; y < kMapSize; ++y) {
+      if (s.map[x][y] == kStone && pick-- == 0) s.map[x][y] = kDiamond;
     }
   }
   s.player_x = cx;
@@ -121,7 +223,8 @@ inline void GenerateClassicWorld(Rng& rng, const ClassicParams& p, ClassicState&
   for (bool& a : s.achievements) a = false;
   s.timestep = 0;
   s.light_level = LightLevel(0, p.day_length);
-  NewStateRng(rng, s);
+  s.state_rng[0] = rng.NextWord();
+  s.state_rng[1] = rng.NextWord();
 }
 
 }  // namespace craftax

@@ -100,7 +100,6 @@ class CraftaxClassicEnv {
         render_block_(static_cast<int>(config.Int("render_tile_size"))) {
     if constexpr (kPixels) {
       textures_ = craftax::FindPixelTextures(kObsBlockPixels);
-      pixels_.resize(size_t(textures_->Rows()) * textures_->Cols() * 3);
     }
   }
 
@@ -127,13 +126,21 @@ class CraftaxClassicEnv {
   }
 
   void Step(const void* action, Rng& rng, const StepOutput& out) {
-    craftax::RngDraws draws{&rng};
-    *out.reward = craftax::ClassicStep(s_, DiscreteAction(action), draws, p_);
-    craftax::NewStateRng(rng, s_);
+    StepParts(DiscreteAction(action), rng, out, craftax::NoLaps{});
+  }
+
+  // The step, calling laps(part) as each part ends (classic_profile.h).
+  template <class Laps>
+  void StepParts(int32_t action, Rng& rng, const StepOutput& out, Laps laps) {
+    craftax::StepDraws draws(rng);
+    laps(craftax::kPartDraws);
+    *out.reward = craftax::ClassicStep(s_, action, draws, p_, laps);
+    draws.NextStateRng(s_);
     // Death and lava end the game; the time limit is the pool's truncation.
     *out.terminated =
         s_.health <= 0 || craftax::BlockAt(s_, s_.player_x, s_.player_y) == craftax::kLava;
     Write(out);
+    laps(craftax::kPartObs);
   }
 
   std::vector<double> GetState() const { return craftax::PackState(s_); }
@@ -143,9 +150,10 @@ class CraftaxClassicEnv {
   void Write(const StepOutput& out) {
     if constexpr (kPixels) {
       // Craftax's observation: the pixels / 255 (as XLA evaluates it: times 1 / 255).
-      craftax::DrawPixels(s_, *textures_, pixels_.data());
       float* obs = out[obs_];
-      for (size_t i = 0; i < pixels_.size(); ++i) obs[i] = pixels_[i] * (1.0f / 255.0f);
+      craftax::DrawPixels(s_, *textures_, obs);
+      const size_t size = size_t(textures_->Rows()) * textures_->Cols() * 3;
+      for (size_t i = 0; i < size; ++i) obs[i] *= 1.0f / 255.0f;
     } else {
       craftax::WriteSymbolicObs(s_, out[obs_]);
     }
@@ -159,7 +167,6 @@ class CraftaxClassicEnv {
   craftax::ClassicState s_{};
   int render_block_;
   std::shared_ptr<const craftax::PixelTextures> textures_;  // the observation's (pixels only)
-  std::vector<float> pixels_;
 };
 
 using CraftaxClassic = CraftaxClassicEnv<false>;

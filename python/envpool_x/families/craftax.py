@@ -88,7 +88,13 @@ def add_achievement_info(result: Any) -> None:
     scaled = unlocked.astype(np.float32) * (ended[:, None] * np.float32(100.0))
     for index, key in enumerate(_ACHIEVEMENT_KEYS):
         info[key] = scaled[:, index]
-    info["score"] = np.exp(np.mean(np.log(np.float32(1.0) + scaled), axis=1)) - np.float32(1.0)
+    # Only an ending step has a score (0 elsewhere): the logs of those rows only.
+    score = np.zeros(len(ended), np.float32)
+    rows = np.flatnonzero(ended)
+    if rows.size:
+        logs = np.log(np.float32(1.0) + scaled[rows])
+        score[rows] = np.exp(np.mean(logs, axis=1)) - np.float32(1.0)
+    info["score"] = score
 
 
 FAMILY = declare_family(
