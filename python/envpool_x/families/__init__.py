@@ -11,6 +11,7 @@ from envpool_x.families import babyai  # noqa: I001
 from envpool_x.families import multi_agent  # noqa: I001
 from envpool_x.families import box2d  # noqa: I001
 from envpool_x.families import procgen  # noqa: I001
+from envpool_x.families import metaworld  # noqa: I001
 
 __all__ = [
     "atari",
@@ -19,6 +20,7 @@ __all__ = [
     "classic_control",
     "combinatorial",
     "dmc",
+    "metaworld",
     "minigrid",
     "mujoco",
     "multi_agent",
