@@ -3,8 +3,11 @@
 // by Python.
 #include "bindings/pool_binding.h"
 #include "envs/metaworld/button_press.h"
+#include "envs/metaworld/button_press_topdown.h"
+#include "envs/metaworld/door_close.h"
 #include "envs/metaworld/door_open.h"
 #include "envs/metaworld/drawer_close.h"
+#include "envs/metaworld/drawer_open.h"
 #include "envs/metaworld/pick_place.h"
 #include "envs/metaworld/push.h"
 #include "envs/metaworld/reach.h"
@@ -18,6 +21,10 @@ void BindMetaWorld(py::module_& m) {
   BindEnv<MetaWorldDoorOpen>(m);
   BindEnv<MetaWorldDrawerClose>(m);
   BindEnv<MetaWorldButtonPress>(m);
+  BindEnv<MetaWorldReachWall>(m);
+  BindEnv<MetaWorldDrawerOpen>(m);
+  BindEnv<MetaWorldDoorClose>(m);
+  BindEnv<MetaWorldButtonPressTopdown>(m);
 }
 
 }  // namespace envpool_x

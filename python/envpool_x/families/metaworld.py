@@ -53,6 +53,15 @@ TASKS: list[tuple[str, str, str, str]] = [
     ("door-open-v3", "DoorOpen", "MetaWorldDoorOpen", "sawyer_door_pull.xml"),
     ("drawer-close-v3", "DrawerClose", "MetaWorldDrawerClose", "sawyer_drawer.xml"),
     ("button-press-v3", "ButtonPress", "MetaWorldButtonPress", "sawyer_button_press.xml"),
+    ("reach-wall-v3", "ReachWall", "MetaWorldReachWall", "sawyer_reach_wall_v3.xml"),
+    ("drawer-open-v3", "DrawerOpen", "MetaWorldDrawerOpen", "sawyer_drawer.xml"),
+    ("door-close-v3", "DoorClose", "MetaWorldDoorClose", "sawyer_door_pull.xml"),
+    (
+        "button-press-topdown-v3",
+        "ButtonPressTopdown",
+        "MetaWorldButtonPressTopdown",
+        "sawyer_button_press_topdown.xml",
+    ),
 ]
 
 #: Meta-World's ``max_path_length``.
