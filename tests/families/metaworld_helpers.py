@@ -30,6 +30,10 @@ POLICIES = {
     "door-open-v3": "SawyerDoorOpenV3Policy",
     "drawer-close-v3": "SawyerDrawerCloseV3Policy",
     "button-press-v3": "SawyerButtonPressV3Policy",
+    "reach-wall-v3": "SawyerReachWallV3Policy",
+    "drawer-open-v3": "SawyerDrawerOpenV3Policy",
+    "door-close-v3": "SawyerDoorCloseV3Policy",
+    "button-press-topdown-v3": "SawyerButtonPressTopdownV3Policy",
 }
 INFO_KEYS = (
     "success",
@@ -100,7 +104,8 @@ def oracle_state(env: Any, index: int) -> np.ndarray:
     mujoco.mj_getState(env.model, env.data, physics, mujoco.mjtState.mjSTATE_INTEGRATION)
     rand_vec = np.zeros(6)
     rand_vec[: len(env._last_rand_vec)] = env._last_rand_vec
-    extra = [env._obj_to_target_init] if env.task_name == "SawyerButtonPressEnvV3" else []
+    with_init = ("SawyerButtonPressEnvV3", "SawyerButtonPressTopdownEnvV3")
+    extra = [env._obj_to_target_init] if env.task_name in with_init else []
     return np.concatenate(
         [
             physics,

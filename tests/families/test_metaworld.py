@@ -11,7 +11,8 @@ Tolerances: the physics is the same sequence of MuJoCo calls and the
 observation the same arithmetic (the object quaternion is scipy's from_matrix
 formula), so observations must be equal bit for bit. Info values are compared
 at 1e-15: a distance is numpy's norm (a BLAS dot product) against our sum of
-squares, which can differ in the last bit (measured: 2.8e-17, ButtonPress).
+squares, which can differ in the last bits (measured: up to 2.2e-16,
+ButtonPressTopdown).
 Our reward is float32 (EnvPool's dtype): it must be Meta-World's float64 reward
 rounded to float32, within one float32 ulp (that last bit can round apart).
 Where Meta-World's reward terms take the float32 action, numpy computes them in
