@@ -11,6 +11,7 @@
 #include "envs/metaworld/pick_place.h"
 #include "envs/metaworld/push.h"
 #include "envs/metaworld/reach.h"
+#include "envs/metaworld/window.h"
 
 namespace envpool_x {
 
@@ -25,6 +26,8 @@ void BindMetaWorld(py::module_& m) {
   BindEnv<MetaWorldDrawerOpen>(m);
   BindEnv<MetaWorldDoorClose>(m);
   BindEnv<MetaWorldButtonPressTopdown>(m);
+  BindEnv<MetaWorldWindowOpen>(m);
+  BindEnv<MetaWorldWindowClose>(m);
 }
 
 }  // namespace envpool_x

@@ -62,6 +62,8 @@ TASKS: list[tuple[str, str, str, str]] = [
         "MetaWorldButtonPressTopdown",
         "sawyer_button_press_topdown.xml",
     ),
+    ("window-open-v3", "WindowOpen", "MetaWorldWindowOpen", "sawyer_window_horizontal.xml"),
+    ("window-close-v3", "WindowClose", "MetaWorldWindowClose", "sawyer_window_horizontal.xml"),
 ]
 
 #: Meta-World's ``max_path_length``.
