@@ -34,6 +34,8 @@ POLICIES = {
     "drawer-open-v3": "SawyerDrawerOpenV3Policy",
     "door-close-v3": "SawyerDoorCloseV3Policy",
     "button-press-topdown-v3": "SawyerButtonPressTopdownV3Policy",
+    "window-open-v3": "SawyerWindowOpenV3Policy",
+    "window-close-v3": "SawyerWindowCloseV3Policy",
 }
 INFO_KEYS = (
     "success",
@@ -106,6 +108,8 @@ def oracle_state(env: Any, index: int) -> np.ndarray:
     rand_vec[: len(env._last_rand_vec)] = env._last_rand_vec
     with_init = ("SawyerButtonPressEnvV3", "SawyerButtonPressTopdownEnvV3")
     extra = [env._obj_to_target_init] if env.task_name in with_init else []
+    if hasattr(env, "window_handle_pos_init"):
+        extra = list(env.window_handle_pos_init)
     return np.concatenate(
         [
             physics,
