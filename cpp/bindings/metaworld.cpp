@@ -28,6 +28,8 @@ void BindMetaWorld(py::module_& m) {
   BindEnv<MetaWorldButtonPressTopdown>(m);
   BindEnv<MetaWorldWindowOpen>(m);
   BindEnv<MetaWorldWindowClose>(m);
+  BindEnv<MetaWorldButtonPressWall>(m);
+  BindEnv<MetaWorldButtonPressTopdownWall>(m);
 }
 
 }  // namespace envpool_x

@@ -1,22 +1,26 @@
-// button-press-topdown-v3 (metaworld 3.1.1's SawyerButtonPressTopdownEnvV3,
-// reward version v2): press the button from above, within 0.024 of its end.
-// rand_vec: the button box's position. Its reset leaves the button's joint
-// where the hand's reset left it (no _set_obj_xyz).
+// button-press-topdown-v3 and button-press-topdown-wall-v3 (metaworld 3.1.1's
+// SawyerButtonPressTopdownEnvV3 and ...WallEnvV3, reward version v2): press
+// the button from above (behind a wall), within 0.024 of its end. rand_vec:
+// the button box's position. Their reset leaves the button's joint where the
+// hand's reset left it (no _set_obj_xyz). They differ in the model and in the
+// gripper term: 1 - opening without the wall, max(opening, 0) with it.
 #pragma once
 
 #include "envs/metaworld/sawyer_env.h"
 
 namespace envpool_x {
 
-class MetaWorldButtonPressTopdown : public metaworld::SawyerEnv {
+template <bool kWall>
+class MetaWorldButtonPressTopdownTask : public metaworld::SawyerEnv {
  public:
-  static constexpr const char* kName = "MetaWorldButtonPressTopdown";
+  static constexpr const char* kName =
+      kWall ? "MetaWorldButtonPressTopdownWall" : "MetaWorldButtonPressTopdown";
 
   static const metaworld::TaskLayout& Layout() {
     // hand_init_pos is a float32 array in Meta-World.
     static const metaworld::TaskLayout layout{
-        "button-press-topdown-v3",
-        4,
+        kWall ? "button-press-topdown-wall-v3" : "button-press-topdown-v3",
+        kWall ? 5 : 4,
         {-0.5, 0.40, 0.05},
         {0.5, 1, 0.5},
         {0.0, static_cast<double>(0.4f), static_cast<double>(0.2f)},
@@ -29,7 +33,7 @@ class MetaWorldButtonPressTopdown : public metaworld::SawyerEnv {
   static Config DefaultConfig() { return metaworld::BaseConfig(Layout().name); }
   static EnvSpec Spec(const Config& config) { return metaworld::SawyerSpec(Layout(), config); }
 
-  MetaWorldButtonPressTopdown(const Config& config, const EnvSpec& spec)
+  MetaWorldButtonPressTopdownTask(const Config& config, const EnvSpec& spec)
       : SawyerEnv(Layout(), config, spec),
         box_(Id(mjOBJ_BODY, "box")),
         button_(Id(mjOBJ_BODY, "button")),
@@ -64,7 +68,7 @@ class MetaWorldButtonPressTopdown : public metaworld::SawyerEnv {
     const double tcp_to_obj = metaworld::Dist3(obj, tcp.data());
     const double tcp_to_obj_init = metaworld::Dist3(obj, init_tcp_.data());
     const double obj_to_target = std::abs(target_[2] - obj[2]);
-    const double tcp_closed = 1 - obs[3];
+    const double tcp_closed = kWall ? std::max(obs[3], 0.0) : 1 - obs[3];
     const double near_button =
         Tolerance(tcp_to_obj, 0.0, 0.01, tcp_to_obj_init, Sigmoid::kLongTail);
     const double button_pressed =
@@ -89,5 +93,8 @@ class MetaWorldButtonPressTopdown : public metaworld::SawyerEnv {
   int box_, button_, hole_, button_start_;
   double obj_to_target_init_ = 0;
 };
+
+using MetaWorldButtonPressTopdown = MetaWorldButtonPressTopdownTask<false>;
+using MetaWorldButtonPressTopdownWall = MetaWorldButtonPressTopdownTask<true>;
 
 }  // namespace envpool_x

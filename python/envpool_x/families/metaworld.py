@@ -64,6 +64,18 @@ TASKS: list[tuple[str, str, str, str]] = [
     ),
     ("window-open-v3", "WindowOpen", "MetaWorldWindowOpen", "sawyer_window_horizontal.xml"),
     ("window-close-v3", "WindowClose", "MetaWorldWindowClose", "sawyer_window_horizontal.xml"),
+    (
+        "button-press-wall-v3",
+        "ButtonPressWall",
+        "MetaWorldButtonPressWall",
+        "sawyer_button_press_wall.xml",
+    ),
+    (
+        "button-press-topdown-wall-v3",
+        "ButtonPressTopdownWall",
+        "MetaWorldButtonPressTopdownWall",
+        "sawyer_button_press_topdown_wall.xml",
+    ),
 ]
 
 #: Meta-World's ``max_path_length``.
