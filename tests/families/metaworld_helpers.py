@@ -36,6 +36,8 @@ POLICIES = {
     "button-press-topdown-v3": "SawyerButtonPressTopdownV3Policy",
     "window-open-v3": "SawyerWindowOpenV3Policy",
     "window-close-v3": "SawyerWindowCloseV3Policy",
+    "button-press-wall-v3": "SawyerButtonPressWallV3Policy",
+    "button-press-topdown-wall-v3": "SawyerButtonPressTopdownWallV3Policy",
 }
 INFO_KEYS = (
     "success",
@@ -106,8 +108,7 @@ def oracle_state(env: Any, index: int) -> np.ndarray:
     mujoco.mj_getState(env.model, env.data, physics, mujoco.mjtState.mjSTATE_INTEGRATION)
     rand_vec = np.zeros(6)
     rand_vec[: len(env._last_rand_vec)] = env._last_rand_vec
-    with_init = ("SawyerButtonPressEnvV3", "SawyerButtonPressTopdownEnvV3")
-    extra = [env._obj_to_target_init] if env.task_name in with_init else []
+    extra = [env._obj_to_target_init] if hasattr(env, "_obj_to_target_init") else []
     if hasattr(env, "window_handle_pos_init"):
         extra = list(env.window_handle_pos_init)
     return np.concatenate(

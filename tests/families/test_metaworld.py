@@ -232,3 +232,17 @@ def _trace(num_threads: int) -> np.ndarray:
 def test_trajectories_do_not_depend_on_thread_count() -> None:
     """Per-reset variation draws come from each env's own seed stream."""
     np.testing.assert_array_equal(_trace(1), _trace(2))
+
+
+def test_each_id_runs_its_task() -> None:
+    """Each id (and EnvPool's alias) runs the Meta-World task of its name: its
+    task_name, and info["task_id"] is the task's place in Meta-World's (and
+    EnvPool's) list of the 50 v3 tasks."""
+    order = list(metaworld.env_dict.ALL_V3_ENVIRONMENTS)
+    for name, suffix, _, _ in family.TASKS:
+        for task in (family.task_id(suffix), family.envpool_id(suffix)):
+            assert envpool_x.make_spec(task).env_config["task_name"] == name
+            env = envpool_x.make_gymnasium(task, num_envs=1)
+            _, info = env.reset(seed=0)
+            assert int(info["task_id"][0]) == order.index(name), (task, name)
+            env.close()
