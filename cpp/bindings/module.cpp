@@ -18,13 +18,14 @@ void BindMiniGrid(py::module_& m);  // cpp/bindings/minigrid.cpp, with ENVPOOL_X
 void BindBabyAI(py::module_& m);    // cpp/bindings/babyai.cpp, with ENVPOOL_X_GRID_WORLDS
 // cpp/bindings/multi_agent.cpp: WarpDrive's Tag envs.
 void BindMultiAgent(py::module_& m);
-void BindAtari(py::module_& m);    // cpp/bindings/atari.cpp, with ENVPOOL_X_ATARI
-void BindMujoco(py::module_& m);   // cpp/bindings/mujoco.cpp, with ENVPOOL_X_MUJOCO
-void BindDmc(py::module_& m);      // cpp/bindings/dmc.cpp, with ENVPOOL_X_DMC
-void BindBox2d(py::module_& m);    // cpp/bindings/box2d.cpp, with ENVPOOL_X_BOX2D
-void BindProcgen(py::module_& m);  // cpp/bindings/procgen.cpp, with ENVPOOL_X_PROCGEN
-void BindCraftax(py::module_& m);  // cpp/bindings/craftax.cpp, with ENVPOOL_X_CRAFTAX
-void BindXla(py::module_& m);      // cpp/bindings/xla.cpp, when XLA's FFI headers were found
+void BindAtari(py::module_& m);      // cpp/bindings/atari.cpp, with ENVPOOL_X_ATARI
+void BindMujoco(py::module_& m);     // cpp/bindings/mujoco.cpp, with ENVPOOL_X_MUJOCO
+void BindDmc(py::module_& m);        // cpp/bindings/dmc.cpp, with ENVPOOL_X_DMC
+void BindMetaWorld(py::module_& m);  // cpp/bindings/metaworld.cpp, with ENVPOOL_X_METAWORLD
+void BindBox2d(py::module_& m);      // cpp/bindings/box2d.cpp, with ENVPOOL_X_BOX2D
+void BindProcgen(py::module_& m);    // cpp/bindings/procgen.cpp, with ENVPOOL_X_PROCGEN
+void BindCraftax(py::module_& m);    // cpp/bindings/craftax.cpp, with ENVPOOL_X_CRAFTAX
+void BindXla(py::module_& m);        // cpp/bindings/xla.cpp, when XLA's FFI headers were found
 // cpp/bindings/cuda_pool.cpp: the GPU path (and its host loop, device="cpu-reference").
 void BindCudaPool(py::module_& m);
 // cpp/bindings/user_envs.cpp: numba envs and C++ envs compiled by the user.
@@ -52,6 +53,9 @@ PYBIND11_MODULE(_core, m) {
 #endif
 #ifdef ENVPOOL_X_WITH_DMC
   envpool_x::BindDmc(m);
+#endif
+#ifdef ENVPOOL_X_WITH_METAWORLD
+  envpool_x::BindMetaWorld(m);
 #endif
 #ifdef ENVPOOL_X_WITH_GRID_WORLDS
   envpool_x::BindMiniGrid(m);

@@ -12,6 +12,7 @@ from envpool_x.families import multi_agent  # noqa: I001
 from envpool_x.families import box2d  # noqa: I001
 from envpool_x.families import procgen  # noqa: I001
 from envpool_x.families import craftax  # noqa: I001
+from envpool_x.families import metaworld  # noqa: I001
 
 __all__ = [
     "atari",
@@ -21,6 +22,7 @@ __all__ = [
     "combinatorial",
     "craftax",
     "dmc",
+    "metaworld",
     "minigrid",
     "mujoco",
     "multi_agent",

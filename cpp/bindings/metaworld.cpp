@@ -1,0 +1,35 @@
+// Meta-World pools (built with ENVPOOL_X_METAWORLD and ENVPOOL_X_MUJOCO): one
+// pool class per task; the model path (metaworld's installed XML) is filled
+// by Python.
+#include "bindings/pool_binding.h"
+#include "envs/metaworld/button_press.h"
+#include "envs/metaworld/button_press_topdown.h"
+#include "envs/metaworld/door_close.h"
+#include "envs/metaworld/door_open.h"
+#include "envs/metaworld/drawer_close.h"
+#include "envs/metaworld/drawer_open.h"
+#include "envs/metaworld/pick_place.h"
+#include "envs/metaworld/push.h"
+#include "envs/metaworld/reach.h"
+#include "envs/metaworld/window.h"
+
+namespace envpool_x {
+
+void BindMetaWorld(py::module_& m) {
+  BindEnv<MetaWorldReach>(m);
+  BindEnv<MetaWorldPush>(m);
+  BindEnv<MetaWorldPickPlace>(m);
+  BindEnv<MetaWorldDoorOpen>(m);
+  BindEnv<MetaWorldDrawerClose>(m);
+  BindEnv<MetaWorldButtonPress>(m);
+  BindEnv<MetaWorldReachWall>(m);
+  BindEnv<MetaWorldDrawerOpen>(m);
+  BindEnv<MetaWorldDoorClose>(m);
+  BindEnv<MetaWorldButtonPressTopdown>(m);
+  BindEnv<MetaWorldWindowOpen>(m);
+  BindEnv<MetaWorldWindowClose>(m);
+  BindEnv<MetaWorldButtonPressWall>(m);
+  BindEnv<MetaWorldButtonPressTopdownWall>(m);
+}
+
+}  // namespace envpool_x
