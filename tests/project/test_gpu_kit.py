@@ -41,6 +41,9 @@ def test_parts_split_stage_and_reassemble(tmp_path):
         pieces = [p for p in folder.iterdir() if p.name != manifest.MANIFEST]
         assert sum(p.stat().st_size for p in pieces) <= 1000
         assert manifest.load(folder) == data
+    # 3,720 bytes in parts of 1,000 take four calls: the 500-byte tail of big.whl is
+    # packed beside core.whl in the last part rather than carried by a fifth call.
+    assert len(folders) == 4
     # The `last` file rides whole in the last part (the one `run` carries).
     core = next(f for f in data["files"] if f["name"] == "core.whl")
     assert [p["part"] for p in core["pieces"]] == [len(folders)]
