@@ -25,6 +25,7 @@ import pytest
 from metaworld_helpers import INFO_KEYS, load_oracle, make_ours
 
 import envpool_x
+from conftest import ci_sample
 from envpool_x.families import metaworld as family
 from envpool_x.families import metaworld_sets as sets
 
@@ -37,7 +38,6 @@ load_oracle(mujoco, metaworld, pytest.importorskip("metaworld.policies"))
 CUSTOM = sets.CUSTOM.envpool_id
 # Reach first (MT1's draws with the redraw rule), then tasks of other lengths.
 TASKS = ["reach-v3", "door-open-v3", "push-v3"]
-STATE_SIZE_KEY = "integration_state_size"
 
 
 def _oracle_rand_vecs(tasks: list[str], seed: int) -> dict[str, np.ndarray]:
@@ -149,6 +149,42 @@ def test_benchmarks_are_registered_only_when_built() -> None:
         one_hot = 0 if task_set.meta_learning else len(task_set.tasks)
         assert obs.shape == (len(task_set.tasks), 39 + one_hot)
         np.testing.assert_array_equal(info["task_id"], np.arange(len(task_set.tasks)))
+        env.close()
+
+
+_BENCHMARK_OF = {
+    "MT10": ("MT10", "train"), "MT50": ("MT50", "train"),
+    "ML10-train": ("ML10", "train"), "ML10-test": ("ML10", "test"),
+    "ML45-train": ("ML45", "train"), "ML45-test": ("ML45", "test"),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "name", ci_sample(list(_BENCHMARK_OF), {"MT10", "ML10-train", "ML10-test", "ML45-test"})
+)
+def test_registered_benchmarks_draw_metaworlds_variations(name: str) -> None:
+    """Each registered benchmark against Meta-World's own class (MT10(seed) ...):
+    the rand_vec of every task, at two variations. A benchmark this build
+    cannot register yet is checked by the registration test instead."""
+    (task_set,) = [s for s in sets.SETS if s.name == name]
+    if task_set.task_id not in envpool_x.list_all_envs():
+        pytest.skip(f"{name} is not registered in this build (a task is missing)")
+    cls, split = _BENCHMARK_OF[name]
+    drawn = getattr(metaworld, cls)(seed=2)
+    tasks = drawn.train_tasks if split == "train" else drawn.test_tasks
+    expected: dict[str, list] = {}
+    for task in tasks:
+        expected.setdefault(task.env_name, []).append(pickle.loads(task.data)["rand_vec"])
+    n = len(task_set.tasks)
+    for index in (0, 31):
+        env = envpool_x.make_gymnasium(
+            task_set.envpool_id, num_envs=n, task_seed=2, task_index=index
+        )
+        env.reset(seed=0)
+        for k, task in enumerate(task_set.tasks):
+            size = _state_size(task)
+            want = expected[task][index]
+            np.testing.assert_array_equal(env.get_state(k)[size : size + len(want)], want)
         env.close()
 
 
