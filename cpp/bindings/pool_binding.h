@@ -68,9 +68,18 @@ std::vector<int32_t> ParamIds(P& p, const py::object& env_id) {
   return p.pool().ResolveIds(ids.data(), ids.size(), true);
 }
 
+// What a family learns of each env type it binds, before its class is made:
+// nothing, unless the family specialises this for its envs (Meta-World's task
+// sets make their tasks by name from the ones bound).
+template <typename Env, typename = void>
+struct OnBindEnv {
+  static void Run() {}
+};
+
 // Registers the pool class of env type Env in module m, named Env::kName.
 template <typename Env>
 void BindEnv(py::module_& m) {
+  OnBindEnv<Env>::Run();
   using P = TypedPyPool<Env>;
   py::class_<P>(m, Env::kName)
       .def(py::init([](const py::dict& env_config, int num_envs, int batch_size, int num_threads,

@@ -20,6 +20,7 @@
 //   (numpy's legacy generator, replayed here); `task_index` picks one, or -1
 //   draws one per reset from the env's seed stream (Meta-World's
 //   RandomTaskSelectWrapper).
+// - render: Meta-World's rgb_array frame (frame.h).
 #pragma once
 
 #include <mujoco/mujoco.h>
@@ -31,12 +32,14 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/env.h"
 #include "core/errors.h"
 #include "core/random.h"
 #include "core/spec.h"
+#include "envs/metaworld/frame.h"
 #include "envs/metaworld/reward_utils.h"
 #include "envs/metaworld/task_layout.h"
 #include "envs/mujoco/mujoco_env.h"
@@ -104,6 +107,16 @@ class SawyerEnv {
   virtual ~SawyerEnv() = default;
   SawyerEnv(const SawyerEnv&) = delete;
   SawyerEnv& operator=(const SawyerEnv&) = delete;
+
+  // For a task of a benchmark's set (task_set.h): the set's draws of this
+  // task's variations, and the id info["task_id"] reports (its place in the set).
+  void UseVariations(Variations variations) { variations_ = std::move(variations); }
+  void ReportTaskIdAs(int task_id) { reported_task_id_ = task_id; }
+
+  // Meta-World's render_mode="rgb_array" frame: height x width x 3.
+  static constexpr int kRenderSide = 480;
+  std::array<int, 2> RenderSize() const { return {kRenderSide, kRenderSide}; }
+  void Render(uint8_t* rgb) { DrawFrame(shared_, model_.get(), data_.get(), kRenderSide, rgb); }
 
   void Reset(Rng& rng, const StepOutput& out) {
     mujoco_detail::DropDefaultTimer();
@@ -332,15 +345,16 @@ class SawyerEnv {
   }
 
   void WriteTaskIds(const StepOutput& out) const {
-    *out[task_id_] = layout_.task_id;
+    *out[task_id_] = reported_task_id_;
     *out[task_index_field_] = task_index_;
   }
 
   std::vector<double> body_pos_, site_pos_, eq_data_;
-  std::vector<std::array<double, kMaxRandVec>> variations_;
+  Variations variations_;
   std::array<double, kMaxRandVec> rand_vec_{};
   std::array<double, kCurrentObs> prev_obs_{};
   int fixed_index_;
+  int reported_task_id_ = layout_.task_id;
   int task_index_ = 0;
   bool partially_observable_;
   int state_size_ = 0;

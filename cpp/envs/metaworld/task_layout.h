@@ -55,12 +55,14 @@ inline double Dist3(const double* a, const double* b) {
   return Norm3(d);
 }
 
-// MT1(task, seed)'s 50 rand_vecs: np.random.seed(seed), then for each one
-// env.reset(), which draws in reset_model twice (SawyerXYZEnv.reset and
-// MujocoEnv.reset both call it); the second draw is the variation.
-inline std::vector<std::array<double, kMaxRandVec>> DrawVariations(const TaskLayout& layout,
-                                                                   uint32_t seed) {
-  NumpyLegacyRandom random(seed);
+using Variations = std::vector<std::array<double, kMaxRandVec>>;
+
+// A task's 50 rand_vecs drawn from `random` as Meta-World's _make_tasks draws
+// them: for each one env.reset(), which draws in reset_model twice
+// (SawyerXYZEnv.reset and MujocoEnv.reset both call it); the second draw is
+// the variation. A benchmark of several tasks (MT10, ML10, ...) seeds once
+// and draws its tasks' variations one task after the other, in its order.
+inline Variations DrawTaskVariations(const TaskLayout& layout, NumpyLegacyRandom& random) {
   const int n = static_cast<int>(layout.reset_low.size());
   auto draw = [&](double* v) {
     while (true) {
@@ -70,13 +72,19 @@ inline std::vector<std::array<double, kMaxRandVec>> DrawVariations(const TaskLay
       if (!(std::sqrt(dx * dx + dy * dy) < 0.15)) return;
     }
   };
-  std::vector<std::array<double, kMaxRandVec>> variations(kNumVariations);
+  Variations variations(kNumVariations);
   for (auto& v : variations) {
     v.fill(0.0);
     draw(v.data());
     draw(v.data());
   }
   return variations;
+}
+
+// MT1(task, seed)'s 50 rand_vecs: np.random.seed(seed), then the task's draws.
+inline Variations DrawVariations(const TaskLayout& layout, uint32_t seed) {
+  NumpyLegacyRandom random(seed);
+  return DrawTaskVariations(layout, random);
 }
 
 // Config keys every task has (task_name is the id's own; xml_file is filled

@@ -29,6 +29,7 @@ from typing import Any
 
 from envpool_x import _core
 from envpool_x.envpool_names import EnvPoolNames, Fixed, Unsupported
+from envpool_x.families.metaworld_sets import SET_OPTIONS, SET_POOL, register_sets
 from envpool_x.families.mujoco import drop_default_timer
 from envpool_x.families.option_rules import fixed_by_task_id
 from envpool_x.options import BOOL, TEXT, Choice, Int, OptionTable
@@ -160,6 +161,7 @@ METAWORLD_OPTIONS: dict[str, OptionTable] = {
     )
     for name, _, pool, _ in TASKS
 }
+METAWORLD_OPTIONS[SET_POOL] = SET_OPTIONS
 
 
 def _envpool_names() -> EnvPoolNames:
@@ -193,7 +195,7 @@ declare_family(
         # 4-env to a 36-env pool after 20 steps; declared with a quarter more.
         memory=FamilyMemory(env_resident=448 * KiB, env_address=18 * MiB),
         options=METAWORLD_OPTIONS,
-        envpool_names={pool: _envpool_names() for _, _, pool, _ in TASKS},
+        envpool_names={pool: _envpool_names() for pool in METAWORLD_OPTIONS},
     )
 )
 
@@ -222,6 +224,17 @@ def register_metaworld_tasks() -> None:
         )
         if built:
             register_alias(envpool_id(suffix), task_id(suffix))
+    # The benchmarks' sets (metaworld_sets.py): those whose tasks are all here.
+    with_sets = built and hasattr(_core, SET_POOL)
+    register_sets(
+        {name: xml for name, _, pool, xml in TASKS if with_sets and hasattr(_core, pool)},
+        with_sets,
+        add if with_sets else register_if_built(False, BUILD_HINT),
+        assets_dir,
+        drop_default_timer,
+        EPISODE_STEPS,
+        REWARD_THRESHOLD,
+    )
 
 
 register_metaworld_tasks()
