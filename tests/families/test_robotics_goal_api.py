@@ -92,3 +92,17 @@ def test_envpool_v1_ids_and_keys() -> None:
     with pytest.raises(ValueError, match="xml_file"):
         envpool_x.make_spec("FetchPush-v4", xml_file="/tmp/other.xml")
     assert envpool_x.make_spec("FetchPush-v4", reward_type="dense").config.reward_type == "dense"
+
+
+def test_without_gymnasium_robotics_making_a_task_says_what_to_install(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    family.assets_dir.cache_clear()
+    monkeypatch.setattr(family.importlib.util, "find_spec", lambda name: None)
+    try:
+        with pytest.raises(ImportError, match=r"pip install gymnasium-robotics==1\.4\.2"):
+            envpool_x.make_gymnasium("FetchReach-v4", num_envs=1)
+    finally:
+        monkeypatch.undo()
+        family.assets_dir.cache_clear()
+    assert envpool_x.make_gymnasium("FetchReach-v4", num_envs=1).num_envs == 1
