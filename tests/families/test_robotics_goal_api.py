@@ -5,6 +5,8 @@ EnvPool's -v1 ids and config keys."""
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 import pytest
 from robotics_helpers import load_oracle, make_oracle
@@ -14,11 +16,8 @@ from envpool_x.families import robotics as family
 
 if not family.has_robotics():
     pytest.skip("envpool_x was built without the robotics tasks", allow_module_level=True)
-load_oracle(
-    pytest.importorskip("mujoco"),
-    pytest.importorskip("gymnasium"),
-    pytest.importorskip("gymnasium_robotics"),
-)
+gymnasium = pytest.importorskip("gymnasium")
+load_oracle(pytest.importorskip("mujoco"), gymnasium, pytest.importorskip("gymnasium_robotics"))
 
 
 @pytest.mark.parametrize("task_id", ["FetchPush-v4", "FetchPushDense-v4", "FetchReachDense-v4"])
@@ -106,3 +105,26 @@ def test_without_gymnasium_robotics_making_a_task_says_what_to_install(
         monkeypatch.undo()
         family.assets_dir.cache_clear()
     assert envpool_x.make_gymnasium("FetchReach-v4", num_envs=1).num_envs == 1
+
+
+@pytest.mark.skipif(
+    not (os.environ.get("MUJOCO_GL") or os.environ.get("DISPLAY")), reason="no OpenGL backend"
+)
+@pytest.mark.parametrize("task_id", ["FetchPickAndPlace-v4", "FetchSlide-v4"])
+def test_frames_are_gymnasium_robotics_frames(task_id: str) -> None:
+    """render() draws gymnasium-robotics' frame of the same state and goal."""
+    from robotics_helpers import set_oracle_state
+
+    ours = envpool_x.make_gymnasium(task_id, num_envs=2, render_mode="rgb_array", seed=2)
+    theirs = gymnasium.make(task_id, render_mode="rgb_array")
+    theirs.reset(seed=0)
+    ours.reset()
+    for _ in range(3):
+        ours.step(np.random.default_rng(0).uniform(-1, 1, (2, 4)).astype(np.float32))
+    frames = ours.render(env_ids=[0, 1])
+    for i in range(2):
+        set_oracle_state(theirs, ours.get_state(i))
+        want = theirs.render()
+        assert frames[i].shape == want.shape == (480, 480, 3)
+        assert np.array_equal(frames[i], want), f"env {i}: frames differ"
+    assert not np.array_equal(frames[0], frames[1])  # two states, two frames

@@ -43,6 +43,7 @@ from envpool_x.registration import (
     register_alias,
     register_if_built,
 )
+from envpool_x.render.robotics import robotics_drawer
 
 #: The gymnasium-robotics release whose tasks these reproduce (the test oracle).
 ROBOTICS_VERSION = "1.4.2"
@@ -227,6 +228,7 @@ declare_family(
     Family(
         "robotics",
         title="the gymnasium-robotics tasks",
+        renderer=robotics_drawer,
         # Measured per env (FetchPickAndPlace, FetchReach): 268 KiB resident,
         # 13.2 MiB of address space (mjData and its arena), as the growth of
         # VmRSS / VmSize from a 36-env to a 260-env pool after a reset and two
