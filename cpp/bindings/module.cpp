@@ -22,6 +22,7 @@ void BindAtari(py::module_& m);      // cpp/bindings/atari.cpp, with ENVPOOL_X_A
 void BindMujoco(py::module_& m);     // cpp/bindings/mujoco.cpp, with ENVPOOL_X_MUJOCO
 void BindDmc(py::module_& m);        // cpp/bindings/dmc.cpp, with ENVPOOL_X_DMC
 void BindMetaWorld(py::module_& m);  // cpp/bindings/metaworld.cpp, with ENVPOOL_X_METAWORLD
+void BindRobotics(py::module_& m);   // cpp/bindings/robotics.cpp, with ENVPOOL_X_ROBOTICS
 void BindBox2d(py::module_& m);      // cpp/bindings/box2d.cpp, with ENVPOOL_X_BOX2D
 void BindProcgen(py::module_& m);    // cpp/bindings/procgen.cpp, with ENVPOOL_X_PROCGEN
 void BindCraftax(py::module_& m);    // cpp/bindings/craftax.cpp, with ENVPOOL_X_CRAFTAX
@@ -56,6 +57,9 @@ PYBIND11_MODULE(_core, m) {
 #endif
 #ifdef ENVPOOL_X_WITH_METAWORLD
   envpool_x::BindMetaWorld(m);
+#endif
+#ifdef ENVPOOL_X_WITH_ROBOTICS
+  envpool_x::BindRobotics(m);
 #endif
 #ifdef ENVPOOL_X_WITH_GRID_WORLDS
   envpool_x::BindMiniGrid(m);

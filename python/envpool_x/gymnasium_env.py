@@ -12,6 +12,7 @@ from envpool_x.action_dict import unpack_action
 from envpool_x.backends import create_pool
 from envpool_x.backends.checks import reset_ids
 from envpool_x.backends.contract import DevicePool, Pool
+from envpool_x.goal_env import GoalMethods
 from envpool_x.gymnasium_single_env import GymnasiumSingleEnv
 from envpool_x.legacy_seed import pending_seed
 from envpool_x.params import ParamsMixin, add_params_info, params_info_names, set_params
@@ -41,7 +42,7 @@ _MODES = {
 }
 
 
-class GymnasiumEnvPool(ParamsMixin, gymnasium.vector.VectorEnv, gymnasium.Env):  # type: ignore[misc]
+class GymnasiumEnvPool(ParamsMixin, GoalMethods, gymnasium.vector.VectorEnv, gymnasium.Env):  # type: ignore[misc]
     """A batch of envs stepped by C++ worker threads, with the gymnasium API.
 
     Like EnvPool's, it is both a ``gymnasium.vector.VectorEnv`` and a

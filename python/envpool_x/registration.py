@@ -43,6 +43,9 @@ class Family:
             truncated, info)`` of the gymnasium front end, adds info keys
             derived from the engine's fields (EnvPool's names for them, which
             the engine's 16 info fields cannot all hold); None: none.
+        goal_functions: given a spec, the goal task's ``compute_reward`` /
+            ``compute_terminated`` / ``compute_truncated`` (an object with
+            them), offered by the gymnasium front end; None: not goal tasks.
     """
 
     name: str
@@ -53,6 +56,7 @@ class Family:
     options: Mapping[str, OptionTable] = field(default_factory=dict)
     envpool_names: Mapping[str, EnvPoolNames] = field(default_factory=dict)
     info_extras: Callable[[Any], None] | None = None
+    goal_functions: Callable[[EnvSpec], Any] | None = None
 
     def runs_on(self, backend: str, pool_name: str) -> bool:
         """Whether ``backend`` runs this family's ``pool_name`` tasks."""

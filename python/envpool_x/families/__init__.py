@@ -13,6 +13,7 @@ from envpool_x.families import box2d  # noqa: I001
 from envpool_x.families import procgen  # noqa: I001
 from envpool_x.families import craftax  # noqa: I001
 from envpool_x.families import metaworld  # noqa: I001
+from envpool_x.families import robotics  # noqa: I001
 
 __all__ = [
     "atari",
@@ -27,6 +28,7 @@ __all__ = [
     "mujoco",
     "multi_agent",
     "procgen",
+    "robotics",
     "testing",
     "toy_text",
 ]

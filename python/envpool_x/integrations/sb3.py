@@ -67,7 +67,7 @@ class SB3VecEnv(VecEnv):  # type: ignore[misc]
         if dones.any():
             final_obs = info["final_obs"]
             for i in np.flatnonzero(dones):
-                infos[i]["terminal_observation"] = final_obs[i]
+                infos[i]["terminal_observation"] = _row(final_obs, i)
                 # Cut by the time limit, not ended by the task: bootstrap.
                 infos[i]["TimeLimit.truncated"] = bool(truncated[i] and not terminated[i])
         return obs, reward, dones, infos
@@ -121,6 +121,14 @@ class SB3VecEnv(VecEnv):  # type: ignore[misc]
         keys = [k for k, v in info.items() if isinstance(v, np.ndarray) and not k.startswith("_")]
         keys = [k for k in keys if k != "final_obs"]
         return [{k: info[k][i] for k in keys} for i in range(self.num_envs)]
+
+
+def _row(obs: Any, i: int) -> Any:
+    """Env ``i``'s observation of a batch: an array's row, or a Dict
+    observation's rows (goal tasks, MiniGrid) as a dict."""
+    if isinstance(obs, dict):
+        return {key: value[i] for key, value in obs.items()}
+    return obs[i]
 
 
 def make_sb3(task_id: str, **config: Any) -> SB3VecEnv:

@@ -76,6 +76,7 @@ _SIZES = [
     # (64 envs: 6.7 MiB against 5.1 measured, conservative).
     ("LunarLander-v3", [256, 1024]),
     ("CarRacing-v3", [64, 512]),
+    ("FetchPush-v4", [64, 256]),
 ]
 
 

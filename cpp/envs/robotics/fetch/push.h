@@ -1,0 +1,34 @@
+// FetchPush-v4 and FetchPushDense-v4 (gymnasium-robotics 1.4.2's MujocoFetchPushEnv): push the
+// block to a goal on the table, gripper shut.
+#pragma once
+
+#include "envs/robotics/fetch/fetch_env.h"
+
+namespace envpool_x {
+
+class FetchPush : public robotics::FetchEnv {
+ public:
+  static constexpr const char* kName = "FetchPush";
+
+  static const robotics::FetchLayout& Layout() {
+    static const robotics::FetchLayout layout{
+        "push.xml",
+        /*has_object=*/true,
+        /*block_gripper=*/true,
+        /*target_in_the_air=*/false,
+        /*gripper_extra_height=*/0.0,
+        /*target_offset=*/{0.0, 0.0, 0.0},
+        /*obj_range=*/0.15,
+        /*target_range=*/0.15,
+        /*distance_threshold=*/0.05,
+        /*slides=*/{0.405, 0.48, 0.0},
+        /*object_qpos=*/{1.25, 0.53, 0.4, 1.0, 0.0, 0.0, 0.0}};
+    return layout;
+  }
+  static Config DefaultConfig() { return robotics::FetchConfig(); }
+  static EnvSpec Spec(const Config& config) { return robotics::FetchSpec(Layout(), config); }
+
+  FetchPush(const Config& config, const EnvSpec& spec) : FetchEnv(Layout(), config, spec) {}
+};
+
+}  // namespace envpool_x
