@@ -42,6 +42,34 @@ inline std::vector<int32_t> RawLoopDiscreteRows(const ActionSpec& a, uint64_t se
   return out;
 }
 
+// One env's output row in buffers of its own, for loops that step envs
+// outside a pool (the raw loop, profilers): every field of `spec`, one reward
+// per agent, the end flags.
+struct RawLoopOutputs {
+  std::vector<std::vector<uint8_t>> obs, info;
+  std::vector<float> reward;
+  bool terminated = false;
+  bool truncated = false;
+  StepOutput out;
+
+  explicit RawLoopOutputs(const EnvSpec& spec)
+      : obs(spec.obs.size()), info(spec.info.size()), reward(spec.num_agents(), 0.0f) {
+    for (size_t f = 0; f < obs.size(); ++f) {
+      obs[f].resize(spec.obs[f].NumBytes());
+      out.slots[f] = obs[f].data();
+    }
+    for (size_t f = 0; f < info.size(); ++f) {
+      info[f].resize(spec.info[f].NumBytes());
+      out.slots[StepOutput::kInfoSlot + f] = info[f].data();
+    }
+    out.reward = reward.data();
+    out.terminated = &terminated;
+    out.truncated = &truncated;
+  }
+  RawLoopOutputs(const RawLoopOutputs&) = delete;
+  RawLoopOutputs& operator=(const RawLoopOutputs&) = delete;
+};
+
 // The raw single-thread rate of Env: a plain loop, pre-drawn uniform actions,
 // a reset when an episode ends: terminated, or `max_episode_steps` (> 0) steps
 // after its reset, the pools' time limit. Without the time limit the loop
@@ -55,24 +83,15 @@ std::pair<double, int64_t> RawLoopSeconds(const Config& cfg, int num_envs, int64
   EnvSpec spec = Env::Spec(cfg);
   std::deque<Env> envs;
   std::vector<Rng> rngs;
-  std::vector<std::vector<uint8_t>> obs(spec.obs.size());
   for (int i = 0; i < num_envs; ++i) {
     envs.emplace_back(cfg, spec);
     rngs.emplace_back(DeriveEnvSeed(seed, i));
     ApplyMaxEpisodeSteps(envs.back(), max_episode_steps);
   }
-  for (size_t f = 0; f < spec.obs.size(); ++f) obs[f].resize(spec.obs[f].NumBytes());
-  std::vector<std::vector<uint8_t>> info(spec.info.size());
-  for (size_t f = 0; f < spec.info.size(); ++f) info[f].resize(spec.info[f].NumBytes());
-  std::vector<float> reward(spec.num_agents(), 0.0f);
-  bool terminated = false;
-  bool truncated = false;
-  StepOutput out;
-  for (size_t f = 0; f < obs.size(); ++f) out.slots[f] = obs[f].data();
-  for (size_t f = 0; f < info.size(); ++f) out.slots[StepOutput::kInfoSlot + f] = info[f].data();
-  out.reward = reward.data();
-  out.terminated = &terminated;
-  out.truncated = &truncated;
+  RawLoopOutputs row(spec);
+  const StepOutput& out = row.out;
+  bool& terminated = row.terminated;
+  bool& truncated = row.truncated;
   // Continuous actions: pre-drawn uniform vectors within the bounds (0
   // where unbounded), cycled, so physics envs do real work (an all-zero
   // action leaves a MuJoCo body at rest).

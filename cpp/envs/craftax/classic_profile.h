@@ -43,21 +43,9 @@ std::vector<std::pair<std::string, double>> ProfileClassic(const Config& cfg, in
     envs.emplace_back(cfg, spec);
     rngs.emplace_back(DeriveEnvSeed(seed, i));
   }
-  std::vector<std::vector<uint8_t>> buffers;
-  StepOutput out;
-  for (size_t f = 0; f < spec.obs.size(); ++f) {
-    buffers.emplace_back(spec.obs[f].NumBytes());
-    out.slots[f] = buffers.back().data();
-  }
-  for (size_t f = 0; f < spec.info.size(); ++f) {
-    buffers.emplace_back(spec.info[f].NumBytes());
-    out.slots[StepOutput::kInfoSlot + f] = buffers.back().data();
-  }
-  float reward = 0.0f;
-  bool terminated = false, truncated = false;
-  out.reward = &reward;
-  out.terminated = &terminated;
-  out.truncated = &truncated;
+  RawLoopOutputs row(spec);
+  const StepOutput& out = row.out;
+  const bool& terminated = row.terminated;
   const std::vector<int32_t> actions = RawLoopDiscreteActions(kNumActions, seed);
   const int64_t limit = Env::Params(cfg).max_timesteps;
 
