@@ -2,15 +2,21 @@
 // pool class per task; the model path (metaworld's installed XML) is filled
 // by Python.
 #include "bindings/pool_binding.h"
+#include "envs/metaworld/basketball.h"
 #include "envs/metaworld/button_press.h"
 #include "envs/metaworld/button_press_topdown.h"
 #include "envs/metaworld/door_close.h"
 #include "envs/metaworld/door_open.h"
 #include "envs/metaworld/drawer_close.h"
 #include "envs/metaworld/drawer_open.h"
+#include "envs/metaworld/lever_pull.h"
+#include "envs/metaworld/peg_insert_side.h"
 #include "envs/metaworld/pick_place.h"
 #include "envs/metaworld/push.h"
 #include "envs/metaworld/reach.h"
+#include "envs/metaworld/shelf_place.h"
+#include "envs/metaworld/sweep.h"
+#include "envs/metaworld/sweep_into.h"
 #include "envs/metaworld/window.h"
 
 namespace envpool_x {
@@ -30,6 +36,12 @@ void BindMetaWorld(py::module_& m) {
   BindEnv<MetaWorldWindowClose>(m);
   BindEnv<MetaWorldButtonPressWall>(m);
   BindEnv<MetaWorldButtonPressTopdownWall>(m);
+  BindEnv<MetaWorldPegInsertSide>(m);
+  BindEnv<MetaWorldSweep>(m);
+  BindEnv<MetaWorldBasketball>(m);
+  BindEnv<MetaWorldShelfPlace>(m);
+  BindEnv<MetaWorldSweepInto>(m);
+  BindEnv<MetaWorldLeverPull>(m);
 }
 
 }  // namespace envpool_x

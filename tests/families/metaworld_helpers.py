@@ -38,6 +38,12 @@ POLICIES = {
     "window-close-v3": "SawyerWindowCloseV3Policy",
     "button-press-wall-v3": "SawyerButtonPressWallV3Policy",
     "button-press-topdown-wall-v3": "SawyerButtonPressTopdownWallV3Policy",
+    "peg-insert-side-v3": "SawyerPegInsertionSideV3Policy",
+    "sweep-v3": "SawyerSweepV3Policy",
+    "basketball-v3": "SawyerBasketballV3Policy",
+    "shelf-place-v3": "SawyerShelfPlaceV3Policy",
+    "sweep-into-v3": "SawyerSweepIntoV3Policy",
+    "lever-pull-v3": "SawyerLeverPullV3Policy",
 }
 INFO_KEYS = (
     "success",
@@ -111,6 +117,8 @@ def oracle_state(env: Any, index: int) -> np.ndarray:
     extra = [env._obj_to_target_init] if hasattr(env, "_obj_to_target_init") else []
     if hasattr(env, "window_handle_pos_init"):
         extra = list(env.window_handle_pos_init)
+    if hasattr(env, "peg_head_pos_init"):
+        extra = list(env.peg_head_pos_init)
     return np.concatenate(
         [
             physics,

@@ -76,6 +76,17 @@ TASKS: list[tuple[str, str, str, str]] = [
         "MetaWorldButtonPressTopdownWall",
         "sawyer_button_press_topdown_wall.xml",
     ),
+    (
+        "peg-insert-side-v3",
+        "PegInsertSide",
+        "MetaWorldPegInsertSide",
+        "sawyer_peg_insertion_side.xml",
+    ),
+    ("sweep-v3", "Sweep", "MetaWorldSweep", "sawyer_sweep_v3.xml"),
+    ("basketball-v3", "Basketball", "MetaWorldBasketball", "sawyer_basketball.xml"),
+    ("shelf-place-v3", "ShelfPlace", "MetaWorldShelfPlace", "sawyer_shelf_placing.xml"),
+    ("sweep-into-v3", "SweepInto", "MetaWorldSweepInto", "sawyer_table_with_hole.xml"),
+    ("lever-pull-v3", "LeverPull", "MetaWorldLeverPull", "sawyer_lever_pull.xml"),
 ]
 
 #: Meta-World's ``max_path_length``.
