@@ -9,10 +9,16 @@
 #include "envs/metaworld/door_open.h"
 #include "envs/metaworld/drawer_close.h"
 #include "envs/metaworld/drawer_open.h"
+#include "envs/metaworld/handle_press.h"
+#include "envs/metaworld/handle_pull.h"
 #include "envs/metaworld/lever_pull.h"
 #include "envs/metaworld/peg_insert_side.h"
 #include "envs/metaworld/pick_place.h"
+#include "envs/metaworld/pick_place_wall.h"
+#include "envs/metaworld/plate_slide.h"
 #include "envs/metaworld/push.h"
+#include "envs/metaworld/push_back.h"
+#include "envs/metaworld/push_wall.h"
 #include "envs/metaworld/reach.h"
 #include "envs/metaworld/shelf_place.h"
 #include "envs/metaworld/sweep.h"
@@ -42,6 +48,17 @@ void BindMetaWorld(py::module_& m) {
   BindEnv<MetaWorldShelfPlace>(m);
   BindEnv<MetaWorldSweepInto>(m);
   BindEnv<MetaWorldLeverPull>(m);
+  BindEnv<MetaWorldPushWall>(m);
+  BindEnv<MetaWorldPushBack>(m);
+  BindEnv<MetaWorldPickPlaceWall>(m);
+  BindEnv<MetaWorldHandlePress>(m);
+  BindEnv<MetaWorldHandlePressSide>(m);
+  BindEnv<MetaWorldHandlePull>(m);
+  BindEnv<MetaWorldHandlePullSide>(m);
+  BindEnv<MetaWorldPlateSlide>(m);
+  BindEnv<MetaWorldPlateSlideSide>(m);
+  BindEnv<MetaWorldPlateSlideBack>(m);
+  BindEnv<MetaWorldPlateSlideBackSide>(m);
 }
 
 }  // namespace envpool_x

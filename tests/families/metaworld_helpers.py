@@ -44,6 +44,17 @@ POLICIES = {
     "shelf-place-v3": "SawyerShelfPlaceV3Policy",
     "sweep-into-v3": "SawyerSweepIntoV3Policy",
     "lever-pull-v3": "SawyerLeverPullV3Policy",
+    "push-wall-v3": "SawyerPushWallV3Policy",
+    "push-back-v3": "SawyerPushBackV3Policy",
+    "pick-place-wall-v3": "SawyerPickPlaceWallV3Policy",
+    "handle-press-v3": "SawyerHandlePressV3Policy",
+    "handle-press-side-v3": "SawyerHandlePressSideV3Policy",
+    "handle-pull-v3": "SawyerHandlePullV3Policy",
+    "handle-pull-side-v3": "SawyerHandlePullSideV3Policy",
+    "plate-slide-v3": "SawyerPlateSlideV3Policy",
+    "plate-slide-side-v3": "SawyerPlateSlideSideV3Policy",
+    "plate-slide-back-v3": "SawyerPlateSlideBackV3Policy",
+    "plate-slide-back-side-v3": "SawyerPlateSlideBackSideV3Policy",
 }
 INFO_KEYS = (
     "success",
@@ -119,6 +130,8 @@ def oracle_state(env: Any, index: int) -> np.ndarray:
         extra = list(env.window_handle_pos_init)
     if hasattr(env, "peg_head_pos_init"):
         extra = list(env.peg_head_pos_init)
+    if hasattr(env, "_handle_init_pos"):
+        extra = list(env._handle_init_pos)
     return np.concatenate(
         [
             physics,

@@ -87,6 +87,47 @@ TASKS: list[tuple[str, str, str, str]] = [
     ("shelf-place-v3", "ShelfPlace", "MetaWorldShelfPlace", "sawyer_shelf_placing.xml"),
     ("sweep-into-v3", "SweepInto", "MetaWorldSweepInto", "sawyer_table_with_hole.xml"),
     ("lever-pull-v3", "LeverPull", "MetaWorldLeverPull", "sawyer_lever_pull.xml"),
+    ("push-wall-v3", "PushWall", "MetaWorldPushWall", "sawyer_push_wall_v3.xml"),
+    ("push-back-v3", "PushBack", "MetaWorldPushBack", "sawyer_push_back_v3.xml"),
+    (
+        "pick-place-wall-v3",
+        "PickPlaceWall",
+        "MetaWorldPickPlaceWall",
+        "sawyer_pick_place_wall_v3.xml",
+    ),
+    ("handle-press-v3", "HandlePress", "MetaWorldHandlePress", "sawyer_handle_press.xml"),
+    (
+        "handle-press-side-v3",
+        "HandlePressSide",
+        "MetaWorldHandlePressSide",
+        "sawyer_handle_press_sideways.xml",
+    ),
+    ("handle-pull-v3", "HandlePull", "MetaWorldHandlePull", "sawyer_handle_press.xml"),
+    (
+        "handle-pull-side-v3",
+        "HandlePullSide",
+        "MetaWorldHandlePullSide",
+        "sawyer_handle_press_sideways.xml",
+    ),
+    ("plate-slide-v3", "PlateSlide", "MetaWorldPlateSlide", "sawyer_plate_slide.xml"),
+    (
+        "plate-slide-side-v3",
+        "PlateSlideSide",
+        "MetaWorldPlateSlideSide",
+        "sawyer_plate_slide_sideway.xml",
+    ),
+    (
+        "plate-slide-back-v3",
+        "PlateSlideBack",
+        "MetaWorldPlateSlideBack",
+        "sawyer_plate_slide.xml",
+    ),
+    (
+        "plate-slide-back-side-v3",
+        "PlateSlideBackSide",
+        "MetaWorldPlateSlideBackSide",
+        "sawyer_plate_slide_sideway.xml",
+    ),
 ]
 
 #: Meta-World's ``max_path_length``.
