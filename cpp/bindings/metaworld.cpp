@@ -5,10 +5,15 @@
 #include "envs/metaworld/basketball.h"
 #include "envs/metaworld/button_press.h"
 #include "envs/metaworld/button_press_topdown.h"
+#include "envs/metaworld/coffee_button.h"
+#include "envs/metaworld/coffee_mug.h"
+#include "envs/metaworld/dial_turn.h"
 #include "envs/metaworld/door_close.h"
+#include "envs/metaworld/door_lock.h"
 #include "envs/metaworld/door_open.h"
 #include "envs/metaworld/drawer_close.h"
 #include "envs/metaworld/drawer_open.h"
+#include "envs/metaworld/faucet.h"
 #include "envs/metaworld/handle_press.h"
 #include "envs/metaworld/handle_pull.h"
 #include "envs/metaworld/lever_pull.h"
@@ -59,6 +64,14 @@ void BindMetaWorld(py::module_& m) {
   BindEnv<MetaWorldPlateSlideSide>(m);
   BindEnv<MetaWorldPlateSlideBack>(m);
   BindEnv<MetaWorldPlateSlideBackSide>(m);
+  BindEnv<MetaWorldDoorLock>(m);
+  BindEnv<MetaWorldDoorUnlock>(m);
+  BindEnv<MetaWorldFaucetOpen>(m);
+  BindEnv<MetaWorldFaucetClose>(m);
+  BindEnv<MetaWorldCoffeeButton>(m);
+  BindEnv<MetaWorldCoffeePush>(m);
+  BindEnv<MetaWorldCoffeePull>(m);
+  BindEnv<MetaWorldDialTurn>(m);
 }
 
 }  // namespace envpool_x

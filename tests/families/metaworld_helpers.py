@@ -55,6 +55,14 @@ POLICIES = {
     "plate-slide-side-v3": "SawyerPlateSlideSideV3Policy",
     "plate-slide-back-v3": "SawyerPlateSlideBackV3Policy",
     "plate-slide-back-side-v3": "SawyerPlateSlideBackSideV3Policy",
+    "door-lock-v3": "SawyerDoorLockV3Policy",
+    "door-unlock-v3": "SawyerDoorUnlockV3Policy",
+    "faucet-open-v3": "SawyerFaucetOpenV3Policy",
+    "faucet-close-v3": "SawyerFaucetCloseV3Policy",
+    "coffee-button-v3": "SawyerCoffeeButtonV3Policy",
+    "coffee-push-v3": "SawyerCoffeePushV3Policy",
+    "coffee-pull-v3": "SawyerCoffeePullV3Policy",
+    "dial-turn-v3": "SawyerDialTurnV3Policy",
 }
 INFO_KEYS = (
     "success",
@@ -132,6 +140,8 @@ def oracle_state(env: Any, index: int) -> np.ndarray:
         extra = list(env.peg_head_pos_init)
     if hasattr(env, "_handle_init_pos"):
         extra = list(env._handle_init_pos)
+    if hasattr(env, "dial_push_position"):
+        extra = list(env.dial_push_position)
     return np.concatenate(
         [
             physics,

@@ -128,6 +128,14 @@ TASKS: list[tuple[str, str, str, str]] = [
         "MetaWorldPlateSlideBackSide",
         "sawyer_plate_slide_sideway.xml",
     ),
+    ("door-lock-v3", "DoorLock", "MetaWorldDoorLock", "sawyer_door_lock.xml"),
+    ("door-unlock-v3", "DoorUnlock", "MetaWorldDoorUnlock", "sawyer_door_lock.xml"),
+    ("faucet-open-v3", "FaucetOpen", "MetaWorldFaucetOpen", "sawyer_faucet.xml"),
+    ("faucet-close-v3", "FaucetClose", "MetaWorldFaucetClose", "sawyer_faucet.xml"),
+    ("coffee-button-v3", "CoffeeButton", "MetaWorldCoffeeButton", "sawyer_coffee.xml"),
+    ("coffee-push-v3", "CoffeePush", "MetaWorldCoffeePush", "sawyer_coffee.xml"),
+    ("coffee-pull-v3", "CoffeePull", "MetaWorldCoffeePull", "sawyer_coffee.xml"),
+    ("dial-turn-v3", "DialTurn", "MetaWorldDialTurn", "sawyer_dial.xml"),
 ]
 
 #: Meta-World's ``max_path_length``.
