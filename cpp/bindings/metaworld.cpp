@@ -3,6 +3,8 @@
 // by Python.
 #include "bindings/pool_binding.h"
 #include "envs/metaworld/basketball.h"
+#include "envs/metaworld/bin_picking.h"
+#include "envs/metaworld/box_close.h"
 #include "envs/metaworld/button_press.h"
 #include "envs/metaworld/button_press_topdown.h"
 #include "envs/metaworld/coffee_button.h"
@@ -14,10 +16,13 @@
 #include "envs/metaworld/drawer_close.h"
 #include "envs/metaworld/drawer_open.h"
 #include "envs/metaworld/faucet.h"
+#include "envs/metaworld/hand_insert.h"
 #include "envs/metaworld/handle_press.h"
 #include "envs/metaworld/handle_pull.h"
 #include "envs/metaworld/lever_pull.h"
 #include "envs/metaworld/peg_insert_side.h"
+#include "envs/metaworld/peg_unplug_side.h"
+#include "envs/metaworld/pick_out_of_hole.h"
 #include "envs/metaworld/pick_place.h"
 #include "envs/metaworld/pick_place_wall.h"
 #include "envs/metaworld/plate_slide.h"
@@ -26,6 +31,7 @@
 #include "envs/metaworld/push_wall.h"
 #include "envs/metaworld/reach.h"
 #include "envs/metaworld/shelf_place.h"
+#include "envs/metaworld/soccer.h"
 #include "envs/metaworld/sweep.h"
 #include "envs/metaworld/sweep_into.h"
 #include "envs/metaworld/window.h"
@@ -72,6 +78,12 @@ void BindMetaWorld(py::module_& m) {
   BindEnv<MetaWorldCoffeePush>(m);
   BindEnv<MetaWorldCoffeePull>(m);
   BindEnv<MetaWorldDialTurn>(m);
+  BindEnv<MetaWorldHandInsert>(m);
+  BindEnv<MetaWorldSoccer>(m);
+  BindEnv<MetaWorldPickOutOfHole>(m);
+  BindEnv<MetaWorldPegUnplugSide>(m);
+  BindEnv<MetaWorldBoxClose>(m);
+  BindEnv<MetaWorldBinPicking>(m);
 }
 
 }  // namespace envpool_x

@@ -63,6 +63,12 @@ POLICIES = {
     "coffee-push-v3": "SawyerCoffeePushV3Policy",
     "coffee-pull-v3": "SawyerCoffeePullV3Policy",
     "dial-turn-v3": "SawyerDialTurnV3Policy",
+    "hand-insert-v3": "SawyerHandInsertV3Policy",
+    "soccer-v3": "SawyerSoccerV3Policy",
+    "pick-out-of-hole-v3": "SawyerPickOutOfHoleV3Policy",
+    "peg-unplug-side-v3": "SawyerPegUnplugSideV3Policy",
+    "box-close-v3": "SawyerBoxCloseV3Policy",
+    "bin-picking-v3": "SawyerBinPickingV3Policy",
 }
 INFO_KEYS = (
     "success",
@@ -142,6 +148,8 @@ def oracle_state(env: Any, index: int) -> np.ndarray:
         extra = list(env._handle_init_pos)
     if hasattr(env, "dial_push_position"):
         extra = list(env.dial_push_position)
+    if type(env).__name__ == "SawyerBinPickingEnvV3":  # None until the first step: NaN
+        extra = [np.nan if env._target_to_obj_init is None else env._target_to_obj_init]
     return np.concatenate(
         [
             physics,

@@ -1,5 +1,5 @@
-// The gripper caging reward of Meta-World's sweep-v3, sweep-into-v3 and
-// push-back-v3 (each overrides SawyerXYZEnv._gripper_caging_reward with it): the
+// The gripper caging reward of Meta-World's sweep-v3, sweep-into-v3,
+// push-back-v3 and soccer-v3 (each overrides SawyerXYZEnv._gripper_caging_reward with it): the
 // pads straddling the object in y and the tcp over it in x-z make `caging`;
 // once caging passes 0.95, the pads closing to the object's width (not the
 // gripper's action) add `gripping`.

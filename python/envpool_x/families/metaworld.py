@@ -136,6 +136,22 @@ TASKS: list[tuple[str, str, str, str]] = [
     ("coffee-push-v3", "CoffeePush", "MetaWorldCoffeePush", "sawyer_coffee.xml"),
     ("coffee-pull-v3", "CoffeePull", "MetaWorldCoffeePull", "sawyer_coffee.xml"),
     ("dial-turn-v3", "DialTurn", "MetaWorldDialTurn", "sawyer_dial.xml"),
+    ("hand-insert-v3", "HandInsert", "MetaWorldHandInsert", "sawyer_table_with_hole.xml"),
+    ("soccer-v3", "Soccer", "MetaWorldSoccer", "sawyer_soccer.xml"),
+    (
+        "pick-out-of-hole-v3",
+        "PickOutOfHole",
+        "MetaWorldPickOutOfHole",
+        "sawyer_pick_out_of_hole.xml",
+    ),
+    (
+        "peg-unplug-side-v3",
+        "PegUnplugSide",
+        "MetaWorldPegUnplugSide",
+        "sawyer_peg_unplug_side.xml",
+    ),
+    ("box-close-v3", "BoxClose", "MetaWorldBoxClose", "sawyer_box.xml"),
+    ("bin-picking-v3", "BinPicking", "MetaWorldBinPicking", "sawyer_bin_picking.xml"),
 ]
 
 #: Meta-World's ``max_path_length``.
