@@ -38,6 +38,37 @@ POLICIES = {
     "window-close-v3": "SawyerWindowCloseV3Policy",
     "button-press-wall-v3": "SawyerButtonPressWallV3Policy",
     "button-press-topdown-wall-v3": "SawyerButtonPressTopdownWallV3Policy",
+    "peg-insert-side-v3": "SawyerPegInsertionSideV3Policy",
+    "sweep-v3": "SawyerSweepV3Policy",
+    "basketball-v3": "SawyerBasketballV3Policy",
+    "shelf-place-v3": "SawyerShelfPlaceV3Policy",
+    "sweep-into-v3": "SawyerSweepIntoV3Policy",
+    "lever-pull-v3": "SawyerLeverPullV3Policy",
+    "push-wall-v3": "SawyerPushWallV3Policy",
+    "push-back-v3": "SawyerPushBackV3Policy",
+    "pick-place-wall-v3": "SawyerPickPlaceWallV3Policy",
+    "handle-press-v3": "SawyerHandlePressV3Policy",
+    "handle-press-side-v3": "SawyerHandlePressSideV3Policy",
+    "handle-pull-v3": "SawyerHandlePullV3Policy",
+    "handle-pull-side-v3": "SawyerHandlePullSideV3Policy",
+    "plate-slide-v3": "SawyerPlateSlideV3Policy",
+    "plate-slide-side-v3": "SawyerPlateSlideSideV3Policy",
+    "plate-slide-back-v3": "SawyerPlateSlideBackV3Policy",
+    "plate-slide-back-side-v3": "SawyerPlateSlideBackSideV3Policy",
+    "door-lock-v3": "SawyerDoorLockV3Policy",
+    "door-unlock-v3": "SawyerDoorUnlockV3Policy",
+    "faucet-open-v3": "SawyerFaucetOpenV3Policy",
+    "faucet-close-v3": "SawyerFaucetCloseV3Policy",
+    "coffee-button-v3": "SawyerCoffeeButtonV3Policy",
+    "coffee-push-v3": "SawyerCoffeePushV3Policy",
+    "coffee-pull-v3": "SawyerCoffeePullV3Policy",
+    "dial-turn-v3": "SawyerDialTurnV3Policy",
+    "hand-insert-v3": "SawyerHandInsertV3Policy",
+    "soccer-v3": "SawyerSoccerV3Policy",
+    "pick-out-of-hole-v3": "SawyerPickOutOfHoleV3Policy",
+    "peg-unplug-side-v3": "SawyerPegUnplugSideV3Policy",
+    "box-close-v3": "SawyerBoxCloseV3Policy",
+    "bin-picking-v3": "SawyerBinPickingV3Policy",
 }
 INFO_KEYS = (
     "success",
@@ -111,6 +142,14 @@ def oracle_state(env: Any, index: int) -> np.ndarray:
     extra = [env._obj_to_target_init] if hasattr(env, "_obj_to_target_init") else []
     if hasattr(env, "window_handle_pos_init"):
         extra = list(env.window_handle_pos_init)
+    if hasattr(env, "peg_head_pos_init"):
+        extra = list(env.peg_head_pos_init)
+    if hasattr(env, "_handle_init_pos"):
+        extra = list(env._handle_init_pos)
+    if hasattr(env, "dial_push_position"):
+        extra = list(env.dial_push_position)
+    if type(env).__name__ == "SawyerBinPickingEnvV3":  # None until the first step: NaN
+        extra = [np.nan if env._target_to_obj_init is None else env._target_to_obj_init]
     return np.concatenate(
         [
             physics,

@@ -101,7 +101,9 @@ def _run_episode(name: str, seed: int, index: int, hidden: bool, use_policy: boo
     return stats
 
 
-@pytest.mark.parametrize("name", ci_sample(NAMES, {"pick-place-v3", "door-open-v3"}))
+@pytest.mark.parametrize(
+    "name", ci_sample(NAMES, {"pick-place-v3", "door-open-v3", "peg-insert-side-v3"})
+)
 def test_episode_parity(name: str) -> None:
     """A whole episode with Meta-World's scripted policy (plus noise), goal
     shown as in MT1: everything agrees, and the policy reaches success (so the
@@ -148,9 +150,10 @@ def test_parity_from_a_state_set_through_the_hook() -> None:
     ours.close()
 
 
-@pytest.mark.parametrize("name", ci_sample(NAMES, {"reach-v3", "button-press-v3"}))
+@pytest.mark.parametrize("name", ci_sample(NAMES, {"reach-v3", "button-press-v3", "sweep-into-v3"}))
 def test_variations_are_mt1s(name: str) -> None:
-    """task_seed=s, task_index=i is the i-th rand_vec of MT1(task, seed=s)."""
+    """task_seed=s, task_index=i is the i-th rand_vec of MT1(task, seed=s)
+    (sweep-into: a task with its own redraw rule)."""
     seed = 11
     expected = mt1_rand_vecs(name, seed)
     (xml,) = [x for n, _, _, x in family.TASKS if n == name]

@@ -15,6 +15,14 @@ enum class Sigmoid { kLongTail, kGaussian };
 // The value of the sigmoid at distance 1 (one margin) from the bounds.
 constexpr double kValueAtMargin = 0.1;
 
+// numpy's `s ** 2` for a float64 scalar: libm's pow(s, 2), which can differ
+// from s * s in the last bit (the compiler would fold a constant exponent
+// into s * s, hence the volatile).
+inline double NumpySquare(double s) {
+  volatile double two = 2.0;
+  return std::pow(s, two);
+}
+
 // tolerance(x, bounds=(lower, upper), margin, sigmoid): 1 inside the bounds,
 // falling off with the distance to the nearest bound in units of `margin`
 // (0 outside when margin is 0).
@@ -27,12 +35,10 @@ inline double Tolerance(double x, double lower, double upper, double margin, Sig
   const double d = (x < lower ? lower - x : x - upper) / margin;
   if (sigmoid == Sigmoid::kLongTail) {
     const double scale = std::sqrt(1.0 / kValueAtMargin - 1.0);
-    const double s = d * scale;
-    return 1.0 / (s * s + 1.0);
+    return 1.0 / (NumpySquare(d * scale) + 1.0);
   }
   const double scale = std::sqrt(-2.0 * std::log(kValueAtMargin));
-  const double s = d * scale;
-  return std::exp(-0.5 * (s * s));
+  return std::exp(-0.5 * NumpySquare(d * scale));
 }
 
 // A number as Meta-World's numpy arithmetic holds it: a double (a Python

@@ -41,6 +41,8 @@ struct TaskLayout {
   // Reach, Push, PickPlace redraw rand_vec while its object and goal are
   // closer than 0.15 in x-y.
   bool redraw_close_goal = false;
+  // A task's own redraw rule (reset_model's while loop), or null.
+  bool (*redraw)(const double* rand_vec) = nullptr;
 };
 
 // The info keys of evaluate_state.
@@ -67,6 +69,7 @@ inline Variations DrawTaskVariations(const TaskLayout& layout, NumpyLegacyRandom
   auto draw = [&](double* v) {
     while (true) {
       random.Uniform(layout.reset_low.data(), layout.reset_high.data(), n, v);
+      if (layout.redraw != nullptr && layout.redraw(v)) continue;
       if (!layout.redraw_close_goal) return;
       const double dx = v[0] - v[3], dy = v[1] - v[4];
       if (!(std::sqrt(dx * dx + dy * dy) < 0.15)) return;
