@@ -180,3 +180,22 @@ def test_choice_lists_replaced_many_times():
         np.testing.assert_array_equal(ref.get_params()["gravity"], cpu.get_params()["gravity"])
     cpu.close()
     ref.close()
+
+
+def test_first_set_params_checks_memory(monkeypatch):
+    """The tables a first set_params makes are checked against what is free
+    (host memory on cpu-reference): a MemoryError changes nothing."""
+    env = envpool_x.make_gymnasium("CartPole-v1", num_envs=4, device="cpu-reference")
+
+    class Tight:
+        resident = 100  # bytes: less than 4 envs' tables
+
+    monkeypatch.setattr(envpool_x.memory, "available", lambda spec: Tight())
+    with pytest.raises(MemoryError, match="per-env parameter tables"):
+        env.set_params(gravity=5.0)
+    monkeypatch.undo()
+    np.testing.assert_array_equal(env.get_params()["gravity"], np.full(4, 9.8))
+    env.set_params(gravity=5.0)
+    env.reset()
+    np.testing.assert_array_equal(env.get_params()["gravity"], np.full(4, 5.0))
+    env.close()

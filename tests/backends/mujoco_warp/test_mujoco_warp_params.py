@@ -146,7 +146,7 @@ def test_distributions_reproduce_by_seed():
     assert set(a["gravity_scale"].tolist()) <= {0.5, 1.0}
 
 
-def test_errors_change_nothing():
+def test_errors_change_nothing_and_reset_options():
     env = envpool_x.make_gymnasium(TASK, num_envs=2, device=DEV)
     with pytest.raises(RuntimeError, match="has not been reset"):
         env.set_params(immediate=True, gravity_scale=0.5)
@@ -159,4 +159,21 @@ def test_errors_change_nothing():
         env.set_params(immediate=True, gravity_scale=Uniform(0.5, 1.0))
     assert env.get_params()["gravity_scale"].tolist() == [1.0, 1.0]
     assert env._pool.physics.model.body_mass.shape[0] == 1  # no tables were made
+    env.reset(env_id=[1], options={"params": {"gravity_scale": 0.5}})  # the envs reset only
+    assert env.get_params()["gravity_scale"].tolist() == [1.0, 0.5]
+    env.close()
+
+
+def test_first_set_params_checks_memory(monkeypatch):
+    env = envpool_x.make_gymnasium(TASK, num_envs=2, device=DEV)
+
+    class Tight:
+        resident = 100  # bytes: less than 2 worlds' tables and model rows
+
+    monkeypatch.setattr(envpool_x.memory, "available", lambda spec: Tight())
+    with pytest.raises(MemoryError, match="per-world parameter tables"):
+        env.set_params(gravity_scale=0.5)
+    monkeypatch.undo()
+    assert env._pool.physics.model.body_mass.shape[0] == 1  # nothing was made
+    env.set_params(gravity_scale=0.5)
     env.close()
