@@ -62,9 +62,8 @@ ENVPOOL_X_HD inline void CopyFinalRow(const Outputs& o, int64_t k) {
 // One row of a launch: env e = ids[k] (or k), output row k. kOwnParams:
 // the env runs with its own values (a.params, kernel_param_tables.h), on a
 // copy of the shared Params; otherwise on the shared Params themselves.
-template <typename K, bool kOwnParams>
-ENVPOOL_X_HD inline void RunRowWith(const LaunchArgs& a, const typename K::Params& shared,
-                                    int64_t k) {
+template <typename K, bool kOwnParams = false>
+ENVPOOL_X_HD inline void RunRow(const LaunchArgs& a, const typename K::Params& shared, int64_t k) {
   const int64_t e = a.ids != nullptr ? a.ids[k] : k;
   using ParamsRef = std::conditional_t<kOwnParams, typename K::Params, const typename K::Params&>;
   ParamsRef p = shared;
@@ -181,15 +180,19 @@ ENVPOOL_X_HD inline void RunRowWith(const LaunchArgs& a, const typename K::Param
   a.env.elapsed[e] = elapsed;
 }
 
-template <typename K>
-ENVPOOL_X_HD inline void RunRow(const LaunchArgs& a, const typename K::Params& p, int64_t k) {
+// Calls f(std::true_type{}) when the launch's rows run on their envs' own
+// values (a.params has tables and K has parameters), else f(std::false_type{}):
+// decided once per launch (host side), so that a pool without tables runs the
+// very row body and kernel it ran before (no test per row, no extra registers).
+template <typename K, typename F>
+inline void WithParamsMode(const LaunchArgs& a, F&& f) {
   if constexpr (ParamCountOf<K>::value > 0) {
     if (a.params.count != 0) {
-      RunRowWith<K, true>(a, p, k);
+      f(std::true_type{});
       return;
     }
   }
-  RunRowWith<K, false>(a, p, k);
+  f(std::false_type{});
 }
 
 }  // namespace cuda_pool
