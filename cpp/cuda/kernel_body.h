@@ -26,6 +26,14 @@ namespace cuda_pool {
 
 // ---- the row body ---------------------------------------------------------
 
+// The host loop inlines the row body into its loop whatever else the unit
+// holds (GCC's growth limits otherwise may not, and the loop is the cost).
+#if defined(__CUDACC__)
+#define ENVPOOL_X_ROW_INLINE
+#else
+#define ENVPOOL_X_ROW_INLINE __attribute__((always_inline))
+#endif
+
 template <typename K>
 ENVPOOL_X_HD inline bool LoadAction(const LaunchArgs& a, int64_t k, int* discrete, float* box) {
   if (K::kDiscrete) {
@@ -63,7 +71,8 @@ ENVPOOL_X_HD inline void CopyFinalRow(const Outputs& o, int64_t k) {
 // the env runs with its own values (a.params, kernel_param_tables.h), on a
 // copy of the shared Params; otherwise on the shared Params themselves.
 template <typename K, bool kOwnParams = false>
-ENVPOOL_X_HD inline void RunRow(const LaunchArgs& a, const typename K::Params& shared, int64_t k) {
+ENVPOOL_X_HD ENVPOOL_X_ROW_INLINE inline void RunRow(const LaunchArgs& a,
+                                                     const typename K::Params& shared, int64_t k) {
   const int64_t e = a.ids != nullptr ? a.ids[k] : k;
   using ParamsRef = std::conditional_t<kOwnParams, typename K::Params, const typename K::Params&>;
   ParamsRef p = shared;
