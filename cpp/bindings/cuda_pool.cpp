@@ -13,6 +13,7 @@
 
 #include "bindings/conversions.h"
 #include "bindings/dlpack.h"
+#include "bindings/param_conversions.h"
 #include "core/action_check.h"
 #include "core/env_ids.h"
 #include "core/errors.h"
@@ -139,8 +140,37 @@ class PyCudaPool {
     d["slab_per_env"] = s.slab;
     d["host_per_env"] = s.host + static_cast<int64_t>(EnvIdSet::BytesPerEnv());
     d["row_bytes"] = s.row;
+    // The parameter tables a first set_params makes (docs/params.md#cost).
+    int64_t num_params = 0;
+    VisitKind(kind,
+              [&](auto tag) { num_params = ParamCountOf<typename decltype(tag)::Kernel>::value; });
+    d["params_device_per_env"] = DeviceParamTables::DeviceBytesPerEnv(num_params);
+    d["params_host_per_env"] = DeviceParamTables::HostBytesPerEnv(num_params);
     return d;
   }
+
+  // Per-env parameters (docs/params.md): the CPU pools' set_params /
+  // get_params over the device tables (cpp/cuda/param_tables.h).
+  void SetParams(const py::object& env_id, const py::dict& settings, bool immediate,
+                 uintptr_t stream) {
+    const std::vector<int32_t> ids = ParamIds(env_id);
+    std::vector<std::string> names;
+    std::vector<std::vector<ParamSetting>> values;
+    for (auto item : settings) {
+      names.push_back(item.first.cast<std::string>());
+      values.push_back(ParamSettingsOf(item.second.cast<py::tuple>()));
+    }
+    pool_->SetParams(ids, names, values, immediate, stream);
+  }
+  py::array_t<double> GetParams(const py::object& env_id, uintptr_t stream) {
+    const std::vector<int32_t> ids = ParamIds(env_id);
+    const size_t n = pool_->param_specs().size();
+    const std::vector<double> values = pool_->GetParams(ids, stream);
+    py::array_t<double> out({ids.size(), n});
+    std::copy(values.begin(), values.end(), out.mutable_data());
+    return out;
+  }
+  py::list ParamSpecs() const { return ParamSpecsToList(pool_->param_specs()); }
 
   void CheckErrors(uintptr_t stream) { pool_->CheckErrors(stream); }
   void Synchronize(uintptr_t stream) {
@@ -192,6 +222,12 @@ class PyCudaPool {
     if (env_id.is_none()) return nullptr;
     auto wide = EnvIdArray(env_id);
     return &env_ids_.Check(wide.data(), wide.size());
+  }
+
+  // The ids set_params / get_params name (None: every env), checked.
+  std::vector<int32_t> ParamIds(const py::object& env_id) {
+    const std::vector<int32_t>* ids = Ids(env_id);
+    return ids ? *ids : env_ids_.all();
   }
 
   // A numpy (or list) action, checked like the CPU pool's and converted to
@@ -318,6 +354,13 @@ void BindCudaPool(py::module_& m) {
            py::arg("seed") = py::none(), py::arg("stream") = 0)
       .def("reset_masked", &PyCudaPool::ResetMasked, py::arg("env_id"),
            py::arg("seed") = py::none(), py::arg("stream") = 0)
+      .def("set_params", &PyCudaPool::SetParams, py::arg("env_id"), py::arg("settings"),
+           py::arg("immediate") = false, py::arg("stream") = 0,
+           "Per-env parameters (docs/params.md): settings name -> (draw, a, b, choices).")
+      .def("get_params", &PyCudaPool::GetParams, py::arg("env_id") = py::none(),
+           py::arg("stream") = 0,
+           "(len(env_id), parameters) float64: the values each env runs with now (a sync).")
+      .def_property_readonly("param_specs", &PyCudaPool::ParamSpecs)
       .def("check_errors", &PyCudaPool::CheckErrors, py::arg("stream") = 0)
       .def("synchronize", &PyCudaPool::Synchronize, py::arg("stream") = 0)
       .def("get_state", &PyCudaPool::GetState, py::arg("env_id"), py::arg("stream") = 0)

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "bindings/conversions.h"
+#include "bindings/param_conversions.h"
 #include "bindings/py_pool.h"
 #include "core/env_pool.h"
 #include "core/param_store.h"
@@ -169,38 +170,6 @@ void BindEnv(py::module_& m) {
           "resets when terminated or, if max_episode_steps > 0, after that many steps.");
   auto cls = py::reinterpret_borrow<py::class_<P>>(m.attr(Env::kName));
   DefPoolMethods(cls);
-}
-
-inline py::list ParamSpecsToList(const std::vector<ParamSpec>& specs) {
-  py::list l;
-  for (const ParamSpec& spec : specs) {
-    py::dict d;
-    d["name"] = spec.name;
-    d["low"] = spec.low;
-    d["high"] = spec.high;
-    d["mid_episode"] = spec.mid_episode;
-    l.append(d);
-  }
-  return l;
-}
-
-// set_params's `settings`: name -> (draw, a, b, choices) with a and b one
-// value per env named (or one for all) and draw a ParamDraw code
-// (python/envpool_x/params.py builds them).
-inline std::vector<ParamSetting> ParamSettingsOf(const py::tuple& t) {
-  const auto draw = static_cast<ParamDraw>(t[0].cast<int>());
-  const auto a = t[1].cast<std::vector<double>>();
-  const auto b = t[2].cast<std::vector<double>>();
-  const auto choices = t[3].cast<std::vector<double>>();
-  if (a.size() != b.size()) throw ValueError("set_params: a and b differ in length");
-  std::vector<ParamSetting> settings(a.size());
-  for (size_t j = 0; j < a.size(); ++j) {
-    settings[j].draw = draw;
-    settings[j].a = a[j];
-    settings[j].b = b[j];
-    if (draw == ParamDraw::kChoice) settings[j].choices = choices;
-  }
-  return settings;
 }
 
 // The methods every pool class has (P derives from PyPool): the protocol,

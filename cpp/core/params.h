@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "core/errors.h"
+#include "core/host_device.h"
 #include "core/random.h"
 #include "core/spec.h"
 
@@ -35,6 +36,27 @@ struct ParamSpec {
 // How an env's value is chosen at each of its resets.
 enum class ParamDraw : uint8_t { kFixed, kUniform, kLogUniform, kNormal, kChoice };
 
+// One value of a setting (ParamSetting's fields, flat, so that the CUDA
+// stepper's kernel draws with the very same code): kFixed a; kUniform /
+// kLogUniform in [a, b); kNormal mean a, standard deviation b, clipped to
+// [low, high]; kChoice one of choices[0, num_choices), equally likely.
+ENVPOOL_X_HD inline double DrawParamValue(ParamDraw draw, double a, double b, const double* choices,
+                                          uint64_t num_choices, double low, double high, Rng& rng) {
+  switch (draw) {
+    case ParamDraw::kFixed:
+      return a;
+    case ParamDraw::kUniform:
+      return rng.Uniform(a, b);
+    case ParamDraw::kLogUniform:  // exp(log(b)) may round above b
+      return std::fmin(std::exp(rng.Uniform(std::log(a), std::log(b))), b);
+    case ParamDraw::kNormal:
+      return std::fmin(std::fmax(a + b * rng.Normal(), low), high);
+    case ParamDraw::kChoice:
+      return choices[rng.UniformInt(num_choices)];
+  }
+  return a;
+}
+
 struct ParamSetting {
   ParamDraw draw = ParamDraw::kFixed;
   // kFixed: the value a. kUniform / kLogUniform: [a, b). kNormal: mean a,
@@ -47,19 +69,7 @@ struct ParamSetting {
   bool random() const { return draw != ParamDraw::kFixed; }
 
   double Draw(Rng& rng, const ParamSpec& spec) const {
-    switch (draw) {
-      case ParamDraw::kFixed:
-        return a;
-      case ParamDraw::kUniform:
-        return rng.Uniform(a, b);
-      case ParamDraw::kLogUniform:  // exp(log(b)) may round above b
-        return std::fmin(std::exp(rng.Uniform(std::log(a), std::log(b))), b);
-      case ParamDraw::kNormal:
-        return std::fmin(std::fmax(a + b * rng.Normal(), spec.low), spec.high);
-      case ParamDraw::kChoice:
-        return choices[rng.UniformInt(choices.size())];
-    }
-    return a;
+    return DrawParamValue(draw, a, b, choices.data(), choices.size(), spec.low, spec.high, rng);
   }
 };
 
@@ -104,7 +114,7 @@ size_t ParamCopyBytesOf(const Config& config) {
 // The salt of an env's parameter stream: draws come from their own Philox
 // stream, so that randomising a value leaves the env's initial states (drawn
 // from its main stream) as they were.
-inline uint64_t ParamStreamKey(uint64_t env_seed) {
+ENVPOOL_X_HD inline uint64_t ParamStreamKey(uint64_t env_seed) {
   return SplitMix64(env_seed ^ 0x7061726D73ULL);  // "parms"
 }
 

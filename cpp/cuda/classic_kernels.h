@@ -2,7 +2,8 @@
 // env's state and parameter types, how the state maps to float64 SoA words
 // (EnvArrays::state), and forwards Reset / Step to the shared dynamics exactly
 // as the CPU env class does (same casts, same order). WordKernel<C> turns
-// such an adapter into the row body's interface (kernel_body.h).
+// such an adapter into the row body's interface (kernel_body.h). kNumParams
+// and ApplyValues serve per-env parameters (kernel_param_tables.h).
 #pragma once
 
 #include <cstdint>
@@ -25,6 +26,11 @@ struct CartPoleKernel {
   using State = CartPoleState<double>;
   static constexpr int kWords = 4;
   static constexpr bool kDiscrete = true;
+  static constexpr int kNumParams = 6;  // CpuEnv::ParamSpecs(), in order
+  // `v`'s values applied as the CPU env's SetParams applies them.
+  ENVPOOL_X_HD static void ApplyValues(Params& p, const double* v) {
+    p = CartPoleParamsOf(v, p.sutton_barto_reward);
+  }
 
   ENVPOOL_X_HD static void Load(const double* w, int64_t n, State& s) {
     s.x = w[0];
@@ -58,6 +64,9 @@ struct PendulumKernel {
   using State = PendulumState<double>;
   static constexpr int kWords = 2;
   static constexpr bool kDiscrete = false;
+  static constexpr int kNumParams = 4;  // CpuEnv::ParamSpecs(), in order
+  // `v`'s values applied as the CPU env's SetParams applies them.
+  ENVPOOL_X_HD static void ApplyValues(Params& p, const double* v) { p.SetConstants(v); }
 
   ENVPOOL_X_HD static void Load(const double* w, int64_t n, State& s) {
     s.th = w[0];
@@ -88,6 +97,11 @@ struct MountainCarKernel {
   using State = MountainCarState<double>;
   static constexpr int kWords = 2;
   static constexpr bool kDiscrete = true;
+  static constexpr int kNumParams = 2;  // CpuEnv::ParamSpecs(), in order
+  // `v`'s values applied as the CPU env's SetParams applies them.
+  ENVPOOL_X_HD static void ApplyValues(Params& p, const double* v) {
+    MountainCar::SetConstants(p, v);
+  }
 
   ENVPOOL_X_HD static void Load(const double* w, int64_t n, State& s) {
     s.position = w[0];
@@ -117,6 +131,11 @@ struct MountainCarContinuousKernel {
   using State = MountainCarContinuousState<double>;
   static constexpr int kWords = 3;  // position, velocity, float64 flag
   static constexpr bool kDiscrete = false;
+  static constexpr int kNumParams = 2;  // CpuEnv::ParamSpecs(), in order
+  // `v`'s values applied as the CPU env's SetParams applies them.
+  ENVPOOL_X_HD static void ApplyValues(Params& p, const double* v) {
+    MountainCarContinuous::SetConstants(p, v);
+  }
 
   ENVPOOL_X_HD static void Load(const double* w, int64_t n, State& s) {
     s.position = w[0];
@@ -150,6 +169,9 @@ struct AcrobotKernel {
   using State = AcrobotState<double>;
   static constexpr int kWords = 4;
   static constexpr bool kDiscrete = true;
+  static constexpr int kNumParams = 8;  // CpuEnv::ParamSpecs(), in order
+  // `v`'s values applied as the CPU env's SetParams applies them.
+  ENVPOOL_X_HD static void ApplyValues(Params& p, const double* v) { Acrobot::SetConstants(p, v); }
 
   ENVPOOL_X_HD static void Load(const double* w, int64_t n, State& s) {
     s.theta1 = w[0];

@@ -27,10 +27,10 @@ void Check(cudaError_t err, const char* what) {
 
 cudaStream_t AsStream(uintptr_t s) { return reinterpret_cast<cudaStream_t>(s); }
 
-template <typename K>
+template <typename K, bool kOwnParams>
 __global__ void __launch_bounds__(256) BatchKernel(LaunchArgs a, typename K::Params p) {
   const int64_t k = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (k < a.count) RunRow<K>(a, p, k);
+  if (k < a.count) RunRow<K, kOwnParams>(a, p, k);
 }
 
 // A multi-agent env's threads: one block per env (agent_body.h), with one
@@ -142,7 +142,11 @@ class CudaOps final : public DeviceOps {
         const int threads = TeamThreads(K::NumAgents(p));
         AgentKernel<K><<<static_cast<unsigned>(a.count), threads, 0, AsStream(stream)>>>(a, p);
       } else {
-        BatchKernel<K><<<static_cast<unsigned>(blocks), kBlock, 0, AsStream(stream)>>>(a, p);
+        // Envs with their own parameter values run their own instantiation.
+        WithParamsMode<K>(a, [&](auto own) {
+          BatchKernel<K, decltype(own)::value>
+              <<<static_cast<unsigned>(blocks), kBlock, 0, AsStream(stream)>>>(a, p);
+        });
       }
     });
     Check(cudaGetLastError(), "kernel launch");

@@ -21,6 +21,7 @@
 #include "cuda/device_ops.h"
 #include "cuda/kernel_body.h"
 #include "cuda/kernel_params.h"
+#include "cuda/param_tables.h"
 
 namespace envpool_x {
 namespace cuda_pool {
@@ -42,13 +43,20 @@ class CudaPool {
     }
     EnvSpec spec;
     std::string name;
+    std::vector<ParamSpec> param_specs;  // those the adapter applies per env
     VisitKind(kind_, [&](auto tag) {
       using K = typename decltype(tag)::Kernel;
       spec = K::CpuEnv::Spec(cfg);
       name = K::CpuEnv::kName;
       words_ = K::kWords;
       discrete_ = K::kDiscrete;
+      if constexpr (ParamCountOf<K>::value > 0) param_specs = ParamSpecsOf<typename K::CpuEnv>();
+      if (param_specs.size() != static_cast<size_t>(ParamCountOf<K>::value)) {
+        throw StateError("the CUDA adapter of '" + name + "' disagrees with its CPU env on the " +
+                         "number of per-env parameters");
+      }
     });
+    env_params_.Init(param_specs, ParamValuesOf(param_specs, cfg), opt_.env_seeds);
     // The adapter's compile-time action kind must be the CPU env's: the spec
     // (shapes, counts, bounds) comes from the CPU env alone.
     if (discrete_ != spec.action.discrete) {
@@ -137,6 +145,7 @@ class CudaPool {
     // Work still queued may read these arrays: free them in stream order.
     for (void* p : owned_) ops_->Free(p, last_stream_);
     owned_.clear();
+    env_params_.Free(*ops_, last_stream_);
     fixed_.reset();
   }
 
@@ -186,6 +195,7 @@ class CudaPool {
     if (seeds) {
       ops_->CopyToDevice(dev_.seeds, seeds->data(), sizeof(uint64_t) * rows, stream);
       a.seeds = dev_.seeds;
+      env_params_.NoteSeeds(ids, *seeds);
     }
     MarkStarted(ids);
     return Launch(a, rows, stream);
@@ -210,6 +220,7 @@ class CudaPool {
     if (seeds) {
       ops_->CopyToDevice(dev_.seeds, seeds->data(), sizeof(uint64_t) * n, stream);
       a.seeds = dev_.seeds;
+      env_params_.NoteSeeds(nullptr, *seeds, &mask);
     }
     return Launch(a, n, stream);
   }
@@ -223,27 +234,7 @@ class CudaPool {
     ops_->CopyToHost(e, dev_.errors, sizeof(e), stream);
     if (e[0] == 0) return;
     ClearErrors(stream);
-    const std::string env = std::to_string(e[1]);
-    if (e[0] & kErrBadAction) {
-      const std::string want = ValidActions(action_, discrete_, num_actions_, action_rule_);
-      if (action_.num_agents > 1) {
-        throw ValueError("env " + env + ", agent " + std::to_string(e[2]) +
-                         " got an invalid action in a step since the last check (actions must "
-                         "be " +
-                         want +
-                         "); the env's episode was ended (truncated) and it resets on its next "
-                         "step");
-      }
-      throw ValueError("env " + env +
-                       " got an invalid action in a step since the last check (actions must "
-                       "be " +
-                       want +
-                       "); its episode was ended (truncated) and it resets on its next step");
-    }
-    throw StateError("env " + env +
-                     " was stepped after its episode ended with autoreset_mode='disabled' (the "
-                     "step was ignored); reset it first (reset(env_id=...) or "
-                     "options={'reset_mask': mask})");
+    ThrowLaunchErrors(e, action_, discrete_, num_actions_, action_rule_);
   }
 
   // Test hooks (synchronise): one env's state, in the CPU env's layout.
@@ -288,6 +279,26 @@ class CudaPool {
 
   void Synchronize(uintptr_t stream) { ops_->Synchronize(stream); }
 
+  // Per-env parameters (cpp/cuda/param_tables.h), as the CPU pool's
+  // SetParams / GetParams take and give them; ids checked by the caller.
+  const std::vector<ParamSpec>& param_specs() const { return env_params_.specs(); }
+  void SetParams(const std::vector<int32_t>& ids, const std::vector<std::string>& names,
+                 const std::vector<std::vector<ParamSetting>>& settings, bool immediate,
+                 uintptr_t stream) {
+    CheckOpen();
+    const std::vector<size_t> index = env_params_.Check(ids, names, settings, immediate);
+    if (immediate) {
+      for (int32_t id : ids) CheckStarted(id, "set_params(immediate=True)");
+    }
+    UseStream(stream);
+    env_params_.Write(*ops_, stream, ids, index, settings, immediate);
+  }
+  std::vector<double> GetParams(const std::vector<int32_t>& ids, uintptr_t stream) {
+    CheckOpen();
+    UseStream(stream);
+    return env_params_.Get(*ops_, stream, ids);
+  }
+
  private:
   // Device memory the pool owns until Close.
   void* Alloc(size_t bytes) {
@@ -306,6 +317,7 @@ class CudaPool {
     a.env = EnvArrays{opt_.num_envs, dev_.state,       dev_.slab,    slab_bytes_,
                       dev_.rng_key,  dev_.rng_counter, dev_.elapsed, dev_.flags};
     a.errors = dev_.errors;
+    a.params = env_params_.view();
     if (ids) {
       ops_->CopyToDevice(dev_.ids, ids->data(), sizeof(int32_t) * rows, stream);
       a.ids = dev_.ids;
@@ -396,6 +408,7 @@ class CudaPool {
   std::unique_ptr<OutputLayout> layout_;
   std::vector<void*> owned_;
   DeviceArrays dev_;
+  DeviceParamTables env_params_;  // per-env parameters
   std::shared_ptr<Block> fixed_;
   std::vector<uint8_t> started_;
   int64_t num_started_ = 0;

@@ -55,7 +55,9 @@ inline void HostLaunch(const LaunchArgs& a, const void* params) {
   if constexpr (IsAgentKernel<K>::value) {
     for (int64_t k = 0; k < a.count; ++k) RunAgentRow<K>(a, p, k, HostTeam{});
   } else {
-    for (int64_t k = 0; k < a.count; ++k) RunRow<K>(a, p, k);
+    WithParamsMode<K>(a, [&](auto own) {
+      for (int64_t k = 0; k < a.count; ++k) RunRow<K, decltype(own)::value>(a, p, k);
+    });
   }
 }
 

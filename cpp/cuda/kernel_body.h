@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include "core/host_device.h"
 #include "core/random.h"
@@ -24,6 +25,14 @@ namespace envpool_x {
 namespace cuda_pool {
 
 // ---- the row body ---------------------------------------------------------
+
+// The host loop inlines the row body into its loop whatever else the unit
+// holds (GCC's growth limits otherwise may not, and the loop is the cost).
+#if defined(__CUDACC__)
+#define ENVPOOL_X_ROW_INLINE
+#else
+#define ENVPOOL_X_ROW_INLINE __attribute__((always_inline))
+#endif
 
 template <typename K>
 ENVPOOL_X_HD inline bool LoadAction(const LaunchArgs& a, int64_t k, int* discrete, float* box) {
@@ -58,10 +67,16 @@ ENVPOOL_X_HD inline void CopyFinalRow(const Outputs& o, int64_t k) {
   }
 }
 
-// One row of a launch: env e = ids[k] (or k), output row k.
-template <typename K>
-ENVPOOL_X_HD inline void RunRow(const LaunchArgs& a, const typename K::Params& p, int64_t k) {
+// One row of a launch: env e = ids[k] (or k), output row k. kOwnParams:
+// the env runs with its own values (a.params, kernel_param_tables.h), on a
+// copy of the shared Params; otherwise on the shared Params themselves.
+template <typename K, bool kOwnParams = false>
+ENVPOOL_X_HD ENVPOOL_X_ROW_INLINE inline void RunRow(const LaunchArgs& a,
+                                                     const typename K::Params& shared, int64_t k) {
   const int64_t e = a.ids != nullptr ? a.ids[k] : k;
+  using ParamsRef = std::conditional_t<kOwnParams, typename K::Params, const typename K::Params&>;
+  ParamsRef p = shared;
+  if constexpr (kOwnParams) LoadEnvParams<K>(a.params, a.env.num_envs, e, p);
   typename K::State s;
   K::Load(a.env, e, p, s);
   // The random stream is only read (and written back) on rows that reset:
@@ -101,8 +116,10 @@ ENVPOOL_X_HD inline void RunRow(const LaunchArgs& a, const typename K::Params& p
     if (a.seeds != nullptr) {
       rng = Rng(a.seeds[k]);
       rng_used = true;
+      if constexpr (kOwnParams) ReseedEnvParams(a.params, e, a.seeds[k]);
     }
     load_rng();
+    if constexpr (kOwnParams) DrawEnvParams<K>(a.params, a.env.num_envs, e, p);
     K::Reset(rng, s, p, row);
     elapsed = 0;
     flags = 0;
@@ -146,6 +163,7 @@ ENVPOOL_X_HD inline void RunRow(const LaunchArgs& a, const typename K::Params& p
         a.out.final_elapsed_step[k] = elapsed;
         a.out.final_mask[k] = true;
         load_rng();
+        if constexpr (kOwnParams) DrawEnvParams<K>(a.params, a.env.num_envs, e, p);
         K::Reset(rng, s, p, row);
         elapsed = 0;
         flags = 0;
@@ -169,6 +187,21 @@ ENVPOOL_X_HD inline void RunRow(const LaunchArgs& a, const typename K::Params& p
   }
   a.env.flags[e] = flags;
   a.env.elapsed[e] = elapsed;
+}
+
+// Calls f(std::true_type{}) when the launch's rows run on their envs' own
+// values (a.params has tables and K has parameters), else f(std::false_type{}):
+// decided once per launch (host side), so that a pool without tables runs the
+// very row body and kernel it ran before (no test per row, no extra registers).
+template <typename K, typename F>
+inline void WithParamsMode(const LaunchArgs& a, F&& f) {
+  if constexpr (ParamCountOf<K>::value > 0) {
+    if (a.params.count != 0) {
+      f(std::true_type{});
+      return;
+    }
+  }
+  f(std::false_type{});
 }
 
 }  // namespace cuda_pool

@@ -208,6 +208,32 @@ inline std::string ValidActions(const ActionSpec& action, bool discrete, int64_t
                   : std::string("finite numbers");
 }
 
+// Throws what the error words `e` of a launch record (CudaPool::CheckErrors;
+// e[0] != 0): bits, first env, first agent.
+inline void ThrowLaunchErrors(const uint32_t* e, const ActionSpec& action, bool discrete,
+                              int64_t num_actions, const std::string& rule) {
+  const std::string env = std::to_string(e[1]);
+  if (e[0] & kErrBadAction) {
+    const std::string want = ValidActions(action, discrete, num_actions, rule);
+    if (action.num_agents > 1) {
+      throw ValueError("env " + env + ", agent " + std::to_string(e[2]) +
+                       " got an invalid action in a step since the last check (actions must "
+                       "be " +
+                       want +
+                       "); the env's episode was ended (truncated) and it resets on its next "
+                       "step");
+    }
+    throw ValueError("env " + env +
+                     " got an invalid action in a step since the last check (actions must "
+                     "be " +
+                     want + "); its episode was ended (truncated) and it resets on its next step");
+  }
+  throw StateError("env " + env +
+                   " was stepped after its episode ended with autoreset_mode='disabled' (the "
+                   "step was ignored); reset it first (reset(env_id=...) or "
+                   "options={'reset_mask': mask})");
+}
+
 // Bytes a pool keeps for any adapter's Params (16-byte aligned).
 constexpr size_t kParamsBytes = 256;
 

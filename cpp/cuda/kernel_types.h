@@ -9,6 +9,7 @@
 
 #include "core/autoreset.h"
 #include "core/host_device.h"
+#include "cuda/kernel_param_tables.h"
 
 namespace envpool_x {
 namespace cuda_pool {
@@ -95,6 +96,7 @@ struct LaunchArgs {
   ActionType action_type = ActionType::kInt32;
   const void* action = nullptr;  // row k: the action of the row's env
   EnvArrays env;
+  ParamTables params;  // per-env parameters (count 0: none, the shared Params)
   Outputs out;
   uint32_t* errors = nullptr;  // [0]: error bits, [1]: first env with an error
 };

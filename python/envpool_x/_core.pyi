@@ -44,6 +44,8 @@ class _CudaMemorySizes(TypedDict):
     slab_per_env: int
     host_per_env: int
     row_bytes: int
+    params_device_per_env: int  # the per-env parameter tables (a first set_params)
+    params_host_per_env: int
 
 class _CudaDeviceInfo(TypedDict):
     name: str
@@ -400,6 +402,17 @@ class CudaPool:
     def synchronize(self, stream: int = 0) -> None: ...
     def get_state(self, env_id: int, stream: int = 0) -> NDArray[np.float64]: ...
     def set_state(self, env_id: int, state: ArrayLike, stream: int = 0) -> None: ...
+    # Per-env parameters: settings name -> (draw, a, b, choices) (envpool_x.params.encode).
+    def set_params(
+        self,
+        env_id: _EnvIds | None,
+        settings: Mapping[str, tuple[int, list[float], list[float], list[float]]],
+        immediate: bool = False,
+        stream: int = 0,
+    ) -> None: ...
+    def get_params(self, env_id: _EnvIds | None = None, stream: int = 0) -> NDArray[np.float64]: ...
+    @property
+    def param_specs(self) -> list[dict[str, Any]]: ...
     def close(self) -> None: ...
     @property
     def closed(self) -> bool: ...

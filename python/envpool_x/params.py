@@ -219,8 +219,8 @@ def set_params(
     """
     if not hasattr(pool, "set_params"):
         raise NotImplementedError(
-            "this backend has no per-env parameters yet (only device='cpu' has them; "
-            "docs/params.md): give the values as config keys when making the env"
+            "this backend has no per-env parameters yet (docs/params.md, 'Execution paths'): "
+            "give the values as config keys when making the env"
         )
     if not isinstance(values, Mapping):
         raise TypeError(f"parameters must be a dict of name -> value, got {type(values).__name__}")
@@ -236,7 +236,7 @@ def get_params(pool: Any, names: Sequence[str], env_ids: Any = None) -> dict[str
     the values each env runs with now."""
     if not hasattr(pool, "get_params"):
         raise NotImplementedError(
-            "this backend has no per-env parameters yet (only device='cpu' has them)"
+            "this backend has no per-env parameters yet (docs/params.md, 'Execution paths')"
         )
     table = pool.get_params(env_ids)
     return {name: table[:, k].copy() for k, name in enumerate(names)}
@@ -283,10 +283,14 @@ class ParamsMixin:
     def _check_param_tables(self) -> None:
         """Before the first call that makes the parameter tables: MemoryError
         (changing nothing) if they would not fit (envpool_x.memory)."""
-        if not self._param_tables_made and hasattr(self._pool, "set_params"):
-            from envpool_x import memory
+        if self._param_tables_made or not hasattr(self._pool, "set_params"):
+            return
+        if hasattr(self._pool, "check_param_tables"):  # a device pool's own tables
+            self._pool.check_param_tables(self.spec)
+            return
+        from envpool_x import memory
 
-            memory.check_param_tables(self.spec)
+        memory.check_param_tables(self.spec)
 
     def get_params(self, env_ids: Any = None) -> dict[str, np.ndarray]:
         """``{name: float64 array}``: the values each env of ``env_ids`` (None:
@@ -303,14 +307,16 @@ class ParamsMixin:
 def params_info_names(spec: EnvSpec, pool: Any) -> list[str] | None:
     """The parameter names ``params_info=True`` reports, or None when it is off.
 
-    Raises NotImplementedError (after closing ``pool``) on a pool without
-    per-env parameters (the device pools)."""
+    Raises NotImplementedError (after closing ``pool``) on a device pool: its
+    values live on the device, and reading them back at every step would be a
+    synchronisation (``env.get_params()`` reads them when asked)."""
     if not spec.config.params_info:
         return None
-    if not hasattr(pool, "get_params"):
+    if not spec.backend.host_results or not hasattr(pool, "get_params"):
         pool.close()
         raise NotImplementedError(
-            "params_info=True needs per-env parameters, which only device='cpu' has"
+            "params_info=True is for device='cpu' pools (a device pool would synchronise at "
+            "every step to fill it); read env.get_params() when needed"
         )
     return list(spec.params)
 

@@ -243,12 +243,3 @@ def test_memory_counts_one_model_copy_per_env() -> None:
     scaled = envpool_x.make_spec("Ant-v5", num_envs=8, body_mass_scale=2.0)
     grew = memory.estimate(scaled).resident - memory.estimate(spec).resident
     assert grew == 8 * copy
-
-
-def test_mujoco_warp_refuses_values() -> None:
-    from envpool_x.backends.mujoco_warp.tasks import refuse_params
-
-    pool = envpool_x.make_spec("Hopper-v5").entry.pool_class
-    refuse_params(pool, {"body_mass_scale": 1.0})
-    with pytest.raises(NotImplementedError, match="body_mass_scale"):
-        refuse_params(pool, {"body_mass_scale": 2.0})

@@ -274,17 +274,6 @@ def test_dm_env_set_and_get():
     env.close()
 
 
-def test_device_pools_refuse_clearly():
-    env = envpool_x.make_gymnasium(
-        "CartPole-v1", num_envs=2, device="cpu-reference", array_backend="dlpack"
-    )
-    with pytest.raises(NotImplementedError, match="device='cpu'"):
-        env.set_params(gravity=5.0)
-    with pytest.raises(NotImplementedError, match="device='cpu'"):
-        env.reset(options={"params": {"gravity": 5.0}})
-    env.close()
-
-
 @pytest.mark.slow  # torch and three PPO updates: tens of seconds
 def test_curriculum_example_widens_the_ranges(tmp_path):
     """examples/ppo_cartpole_curriculum.py: with a low bar every update passes it,

@@ -144,9 +144,9 @@ class Acrobot {
 
   static Config DefaultConfig() {
     Config c;
-    const AcrobotParams<double> p;
+    AcrobotParams<double> p;
     const std::vector<ParamSpec> specs = ParamSpecs();
-    for (size_t k = 0; k < specs.size(); ++k) c.Set(specs[k].name, p.*kConstants[k]);
+    for (size_t k = 0; k < specs.size(); ++k) c.Set(specs[k].name, Constant(p, k));
     return c;
   }
   // gymnasium's class constants in lower case (its `g` is a local of _dsdt);
@@ -167,8 +167,30 @@ class Acrobot {
     SetConstants(p, ParamValuesOf(ParamSpecs(), config).data());
     return p;
   }
-  static void SetConstants(AcrobotParams<double>& p, const double* values) {
-    for (size_t k = 0; k < kNumParams; ++k) p.*kConstants[k] = values[k];
+  ENVPOOL_X_HD static void SetConstants(AcrobotParams<double>& p, const double* values) {
+    for (size_t k = 0; k < kNumParams; ++k) Constant(p, k) = values[k];
+  }
+  // Where parameter k of ParamSpecs lives in AcrobotParams (a switch, not a
+  // table of member pointers, so that the CUDA stepper's kernel can use it).
+  ENVPOOL_X_HD static double& Constant(AcrobotParams<double>& p, size_t k) {
+    switch (k) {
+      case 0:
+        return p.dt;
+      case 1:
+        return p.link_length_1;
+      case 2:
+        return p.link_mass_1;
+      case 3:
+        return p.link_mass_2;
+      case 4:
+        return p.link_com_pos_1;
+      case 5:
+        return p.link_com_pos_2;
+      case 6:
+        return p.link_moi;
+      default:
+        return p.g;
+    }
   }
 
   static EnvSpec Spec(const Config& /*config*/) {
@@ -228,16 +250,6 @@ class Acrobot {
 
  private:
   static constexpr size_t kNumParams = 8;
-  // Where parameter k of ParamSpecs lives in AcrobotParams.
-  static constexpr double AcrobotParams<double>::* kConstants[kNumParams] = {
-      &AcrobotParams<double>::dt,
-      &AcrobotParams<double>::link_length_1,
-      &AcrobotParams<double>::link_mass_1,
-      &AcrobotParams<double>::link_mass_2,
-      &AcrobotParams<double>::link_com_pos_1,
-      &AcrobotParams<double>::link_com_pos_2,
-      &AcrobotParams<double>::link_moi,
-      &AcrobotParams<double>::g};
   OutputField<float> obs_;
   AcrobotParams<double> params_;
   AcrobotState<double> state_{0.0, 0.0, 0.0, 0.0};

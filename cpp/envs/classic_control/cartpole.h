@@ -86,7 +86,8 @@ ENVPOOL_X_HD inline void CartPoleDynamics(CartPoleState<T>& s, int action,
 
 // The constants of `values` (CartPole::ParamSpecs order), with gymnasium's
 // derived ones computed as its constructor does.
-inline CartPoleParams<double> CartPoleParamsOf(const double* values, bool sutton_barto_reward) {
+ENVPOOL_X_HD inline CartPoleParams<double> CartPoleParamsOf(const double* values,
+                                                            bool sutton_barto_reward) {
   CartPoleParams<double> p;
   p.gravity = values[0];
   p.masscart = values[1];

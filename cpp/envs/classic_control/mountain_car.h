@@ -78,7 +78,7 @@ class MountainCar {
     SetConstants(p, ParamValuesOf(ParamSpecs(), config).data());
     return p;
   }
-  static void SetConstants(MountainCarParams<double>& p, const double* values) {
+  ENVPOOL_X_HD static void SetConstants(MountainCarParams<double>& p, const double* values) {
     p.force = values[0];
     p.gravity = values[1];
   }

@@ -141,7 +141,8 @@ class MountainCarContinuous {
     SetConstants(p, ParamValuesOf(ParamSpecs(), config).data());
     return p;
   }
-  static void SetConstants(MountainCarContinuousParams<double>& p, const double* values) {
+  ENVPOOL_X_HD static void SetConstants(MountainCarContinuousParams<double>& p,
+                                        const double* values) {
     p.power = values[0];
     p.gravity = values[1];
   }

@@ -36,7 +36,7 @@ struct PendulumParams {
     gravity_coef = 3 * g / (2 * l);
   }
   // The constants of `values` (Pendulum::ParamSpecs order: g, m, l, dt).
-  void SetConstants(const double* values) {
+  ENVPOOL_X_HD void SetConstants(const double* values) {
     g = values[0];
     m = values[1];
     l = values[2];

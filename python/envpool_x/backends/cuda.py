@@ -134,6 +134,52 @@ class CudaPool(OneCallInFlight):
         """Overwrite the simulation state of env ``env_id`` (see :meth:`get_state`)."""
         self._pool.set_state(env_id, np.asarray(state, dtype=np.float64), self.stream())
 
+    # -- per-env parameters (docs/params.md) -----------------------------------
+    def set_params(
+        self, env_ids: Any, settings: Mapping[str, Any], immediate: bool, require_idle: bool = False
+    ) -> None:
+        """Settings ``{name: (draw, a, b, choices)}`` (envpool_x.params.encode) for
+        ``env_ids`` (None: all), applied at each env's next reset, on the device
+        too (autoresets draw there); ``immediate`` applies plain values now (a
+        synchronisation). A device pool has no work in flight between calls, so
+        ``require_idle`` holds by construction."""
+        del require_idle
+        self._pool.set_params(host_ids(env_ids), dict(settings), immediate, self.stream())
+
+    def get_params(self, env_ids: Any = None) -> np.ndarray:
+        """``(len(env_ids), parameters)`` float64: what each env runs with now
+        (read back from the device: a synchronisation)."""
+        return np.asarray(self._pool.get_params(host_ids(env_ids), self.stream()))
+
+    def check_param_tables(self, spec: EnvSpec) -> None:
+        """MemoryError (nothing changed) if the tables a first ``set_params``
+        makes would not fit: device bytes against the GPU's free memory, host
+        bytes (and on ``cpu-reference`` the device ones too) against RAM."""
+        if memory.skipped(spec):
+            return
+        sizes = _core.CudaPool.memory_sizes(
+            spec.entry.pool_name,
+            spec.env_config,
+            num_envs=int(spec.config.num_envs),
+            autoreset_mode=str(spec.config.autoreset_mode),
+        )
+        n = int(spec.config.num_envs)
+        device = n * int(sizes["params_device_per_env"])
+        host = n * int(sizes["params_host_per_env"])
+        free = cuda_mem_free(str(spec.config.device))
+        checks = [("GPU memory", device, free)] if self.kind == "cuda" else []
+        host += 0 if self.kind == "cuda" else device
+        checks.append(("memory", host, memory.available(spec).resident))
+        for what, need, have in checks:
+            if have is not None and need > have:
+                raise MemoryError(
+                    f"set_params on a {spec.config.device} pool of num_envs={n} {spec.id} envs "
+                    f"makes its per-env parameter tables, about {memory.fmt_bytes(need)} of "
+                    f"{what}, but {memory.fmt_bytes(have)} is free; nothing was changed. Use "
+                    f"fewer envs, or pass check_memory=False or set {memory.SKIP_ENV_VAR}=1 "
+                    "if you know better"
+                )
+
     def close(self) -> None:
         """Drop any result not received and free the pool's device memory."""
         self._pending = None

@@ -106,6 +106,11 @@ class Physics:
             graph = self._graphs[name] = capture.graph
         self.wp.capture_launch(graph)
 
+    def forget_graphs(self) -> None:
+        """Drop the captured stages (they hold the arrays they were captured
+        with): the next call captures them again with the current ones."""
+        self._graphs.clear()
+
     def when(self, flag: Any, body: Callable[[], None]) -> None:
         """``body()`` only where the device flag ``flag[0]`` is set, without
         reading it on the host: in a graph, a conditional node (CUDA 12.4+;

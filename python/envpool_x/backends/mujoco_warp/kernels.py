@@ -154,9 +154,10 @@ def pos_now(
         return xpos[w, p.body][axis]
     total = float(0.0)
     mx = float(0.0)
+    m = w % mass.shape[0]  # body_mass has a row per world once parameters differ
     for b in range(xipos.shape[1]):
-        total += mass[0, b]
-        mx += mass[0, b] * xipos[w, b][axis]
+        total += mass[m, b]
+        mx += mass[m, b] * xipos[w, b][axis]
     return mx / total
 
 
@@ -295,6 +296,7 @@ def reward_and_episode(
     xpos: wp.array2d(dtype=wp.vec3),
     xipos: wp.array2d(dtype=wp.vec3),
     mass: wp.array2d(dtype=wp.float32),
+    dt: wp.array(dtype=wp.float32),
     ctrl: wp.array2d(dtype=wp.float32),
     cfrc_ext: wp.array2d(dtype=wp.spatial_vector),
     x_before: wp.array(dtype=wp.float32),
@@ -325,8 +327,9 @@ def reward_and_episode(
     velocity = float(0.0)
     y_velocity = float(0.0)
     if unstable[w] == 0:  # a diverged world's positions before / after mean nothing
-        velocity = (pos_now(p, w, 0, qpos, xpos, xipos, mass) - x_before[w]) / p.dt
-        y_velocity = (pos_now(p, w, 1, qpos, xpos, xipos, mass) - y_before[w]) / p.dt
+        step_dt = dt[w % dt.shape[0]]  # p.dt, or the world's own (timestep_scale)
+        velocity = (pos_now(p, w, 0, qpos, xpos, xipos, mass) - x_before[w]) / step_dt
+        y_velocity = (pos_now(p, w, 1, qpos, xpos, xipos, mass) - y_before[w]) / step_dt
     ctrl_cost = float(0.0)
     for j in range(ctrl.shape[1]):
         ctrl_cost += ctrl[w, j] * ctrl[w, j]

@@ -21,6 +21,7 @@ from envpool_x.backends.contract import AutoresetMode, Results
 from envpool_x.backends.mujoco_warp import engine, kernels, reset_kernels, stage_kernels, tasks
 from envpool_x.backends.mujoco_warp.results import Outputs, ResultMixin, seeds_for
 from envpool_x.backends.mujoco_warp.stages import Stages, initial_observation
+from envpool_x.backends.mujoco_warp.world_params import WorldParams, WorldParamsMixin
 
 if TYPE_CHECKING:
     from envpool_x.spec import EnvSpec
@@ -30,7 +31,7 @@ SAME_STEP = AutoresetMode.SAME_STEP.code
 DISABLED = AutoresetMode.DISABLED.code
 
 
-class MujocoWarpPool(ResultMixin):
+class MujocoWarpPool(ResultMixin, WorldParamsMixin):
     """step / reset / send / recv / close for MuJoCo tasks on MuJoCo Warp.
 
     Results are fresh arrays at every call unless ``copy_results=False``, in
@@ -49,7 +50,6 @@ class MujocoWarpPool(ResultMixin):
         self._convert = converter(self.backend)
         memory.check(spec)  # MuJoCo Warp's and the pool's arrays, before they exist
         env_cfg = dict(spec.env_config)
-        tasks.refuse_params(spec.entry.pool_class, env_cfg)
         model = engine.load_model(env_cfg["xml_file"])
         body = _main_body(model, env_cfg) if spec.entry.pool_name.startswith("Ant") else 0
         c = tasks.constants(spec.entry.pool_name, env_cfg, body)
@@ -70,6 +70,9 @@ class MujocoWarpPool(ResultMixin):
         n = self.num_envs
         with self._scope():
             self.physics = engine.Physics(model, n, self.wp_device, c.frame_skip, c.needs_cfrc_ext)
+            # Per-env parameters; values other than 1 in the config scale every world now.
+            specs: list[dict[str, Any]] = getattr(spec.entry.pool_class, "param_specs", list)()
+            self.world_params = WorldParams(wp, self.physics, specs, env_cfg)
             self.params = kernels.TaskParams()
             for key, value in c.values.items():
                 setattr(self.params, key, value)
@@ -77,6 +80,7 @@ class MujocoWarpPool(ResultMixin):
             self.params.init_z = float(model.qpos0[1]) if model.nq > 1 else 0.0
             self.st = Stages(wp, self.physics, c, n)
             self.st.seeds = wp.array(seeds_for(spec.env_seeds, cfg.seed, n), dtype=wp.int32)
+            self.st.world_params = self.world_params
             self.last_obs = wp.zeros((n, self.obs_dim), dtype=wp.float64)
             self.initial_obs = initial_observation(
                 wp, self.physics, self.params, self.last_obs, self.st
@@ -124,7 +128,8 @@ class MujocoWarpPool(ResultMixin):
             wp.launch(
                 kernels.reward_and_episode,
                 n,
-                [p, ids, d.qpos, d.qvel, d.xpos, d.xipos, self.physics.model.body_mass, d.ctrl,
+                [p, ids, d.qpos, d.qvel, d.xpos, d.xipos, self.physics.model.body_mass,
+                 self.world_params.dt, d.ctrl,
                  d.cfrc_ext, st.x_before, st.y_before, st.bad, st.unstable, self.max_steps,
                  self.mode, st.elapsed, st.done, st.need_reset, out.reward, out.terminated,
                  out.truncated, out.elapsed, out.final_mask, out.info],
@@ -292,6 +297,7 @@ class MujocoWarpPool(ResultMixin):
         counters = self.st.counters.numpy()
         counters[host_ids] = 0
         self.st.counters.assign(counters)
+        self.world_params.reseed(host_ids)
 
     def _tendons(self, ids: Any, n: int, out: Outputs, only_flagged: int) -> None:
         if self.ntendon == 0:

@@ -41,6 +41,7 @@ class Stages:
         self.any_idle = wp.zeros(1, dtype=wp.int32)  # some world is not stepped
         self.any_reset = wp.zeros(1, dtype=wp.int32)  # some world is flagged for reset
         self.seeds: Any = None  # set by the pool (int32 per world)
+        self.world_params: Any = None  # set by the pool (world_params.WorldParams)
         d = physics.data
         self._live = [d.qpos, d.qvel, d.qacc_warmstart, d.ctrl, d.time]
         self._live += [d.act] if d.act.shape[1] else []
@@ -97,6 +98,7 @@ class Stages:
 
     def _reset_flagged(self) -> None:
         c, d = self.consts, self.physics.data
+        self.world_params.at_reset(self.need_reset, self.seeds)  # new values, as the CPU pool
         self.physics.reset_body(self.need_reset)
         self.wp.launch(
             reset_kernels.reset_noise,

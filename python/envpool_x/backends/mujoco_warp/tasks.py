@@ -138,20 +138,3 @@ def obs_size(pool_name: str, v: dict[str, Any], nq: int, nv: int, nbody: int) ->
     n += bodies * (10 * v["use_cinert"] + 6 * v["use_cvel"] + 6 * v["use_cfrc_ext"])
     n += (nv - int(v["qfrc_from"])) * v["use_qfrc_actuator"]
     return n
-
-
-def refuse_params(pool_class: Any, cfg: dict[str, Any]) -> None:
-    """Refuse per-env parameter keys (docs/params.md) other than 1: this backend
-    simulates the task's model as it is.
-
-    Raises:
-        NotImplementedError: names the keys set.
-    """
-    declared = getattr(pool_class, "param_specs", None)
-    names = [p["name"] for p in declared()] if declared is not None else []
-    scaled = [name for name in names if name in cfg and float(cfg[name]) != 1.0]
-    if scaled:
-        raise NotImplementedError(
-            f"MuJoCo Warp does not take the per-env parameters yet ({', '.join(scaled)}); "
-            "use the CPU pool (device='cpu') for them"
-        )
