@@ -55,9 +55,8 @@ def _oracle_modules() -> Any:
     """metaworld, imported with its weld reset patched for our mujoco."""
     import metaworld
     import metaworld.policies
-    from metaworld_helpers import load_oracle
-
     import mujoco
+    from metaworld_helpers import load_oracle
 
     load_oracle(mujoco, metaworld, metaworld.policies)
     return metaworld

@@ -27,9 +27,8 @@ class RoboticsFrames:
     state, then the goal)."""
 
     def __init__(self, xml_file: str, camera: dict[str, Any]) -> None:
-        from gymnasium.envs.mujoco.mujoco_rendering import MujocoRenderer
-
         import mujoco
+        from gymnasium.envs.mujoco.mujoco_rendering import MujocoRenderer
 
         self._mujoco = mujoco
         self._model = mujoco.MjModel.from_xml_path(xml_file)
