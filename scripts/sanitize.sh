@@ -35,14 +35,16 @@ build() {  # $1: thread | address
   local dir="$root/sanitize-$1"
   mkdir -p "$dir"
   # The compiler comes from $CXX (CMake reads it at the first configure). No
-  # Box2D, DeepMind Control, grid worlds or Procgen (procgen's own library is
-  # not instrumented anyway): neither pool_stress nor the Python subset steps
-  # them, and they would only add to the two instrumented builds (dmc.cpp and
-  # minigrid.cpp are among the slowest files to compile).
+  # Box2D, DeepMind Control, Meta-World, robotics, Craftax, grid worlds or
+  # Procgen (procgen's own library is not instrumented anyway): neither
+  # pool_stress nor the Python subset steps them, and they would only add to
+  # the two instrumented builds (dmc.cpp, metaworld.cpp and minigrid.cpp are
+  # among the slowest files to compile).
   if ! cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
       -DENVPOOL_X_SANITIZE="$1" -DENVPOOL_X_STRESS_TEST=ON \
       -DENVPOOL_X_XLA=OFF -DENVPOOL_X_CUDA=OFF -DENVPOOL_X_BOX2D=OFF \
-      -DENVPOOL_X_DMC=OFF -DENVPOOL_X_GRID_WORLDS=OFF -DENVPOOL_X_PROCGEN=OFF -DPython_EXECUTABLE="$py" \
+      -DENVPOOL_X_DMC=OFF -DENVPOOL_X_METAWORLD=OFF -DENVPOOL_X_ROBOTICS=OFF \
+      -DENVPOOL_X_CRAFTAX=OFF -DENVPOOL_X_GRID_WORLDS=OFF -DENVPOOL_X_PROCGEN=OFF -DPython_EXECUTABLE="$py" \
       -Dpybind11_DIR="$("$py" -m pybind11 --cmakedir)" >"$dir/configure.log" 2>&1; then
     cat "$dir/configure.log"
     exit 1
