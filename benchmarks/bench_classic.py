@@ -22,6 +22,7 @@ import sys
 import time
 from importlib import metadata
 from pathlib import Path
+from typing import Any
 
 # numpy's BLAS threads spin after use and would steal the cores we measure.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
@@ -282,6 +283,42 @@ def paired_times(a: bench.Runner, b: bench.Runner) -> str:
     """``a``'s rate over ``b``'s, paired round by round: "1.23x (1.20-1.26)"."""
     mid, lo, hi = bench.paired_ratio(a, b)
     return f"{mid:.2f}x ({lo:.2f}-{hi:.2f})"
+
+
+def case_rows(
+    label: str,
+    num_envs: int,
+    runners: list[bench.Runner],
+    raw: bench.Runner | None,
+    pairs: list[tuple[str, str]],
+) -> tuple[list[dict[str, Any]], str]:
+    """One case of the family benchmarks: a row per runner (its rate, µs per sync batch,
+    our sync pool's rate over its, and our pools' share of twice the raw loop; the first
+    runner is our sync pool) and a line of the paired ratios of the ``pairs`` that ran."""
+    by_name = {r.name: r for r in runners}
+    ratios = [
+        f"{a} / {b} {paired_times(by_name[a], by_name[b])}"
+        for a, b in pairs
+        if a in by_name and b in by_name
+    ]
+    ours = runners[0].steps_per_s
+    rows = [
+        {
+            "task": label,
+            "num_envs": num_envs,
+            "runner": r.name,
+            "steps_per_s": r.steps_per_s,
+            "us_per_batch": None
+            if "async" in r.name or r.own_rates
+            else 1e6 * num_envs / r.steps_per_s,
+            "sync_over_this": ours / r.steps_per_s,
+            "of_2x_raw": r.steps_per_s / (2 * raw.steps_per_s)
+            if raw is not None and r.name.startswith("envpool_x")
+            else None,
+        }
+        for r in runners
+    ]
+    return rows, f"- {label}, {num_envs} envs: " + "; ".join(ratios)
 
 
 if __name__ == "__main__":

@@ -40,7 +40,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent / "tests" / "families"))
 
-from bench_classic import paired_times, to_markdown, write_section  # noqa: E402
+from bench_classic import case_rows, to_markdown, write_section  # noqa: E402
 
 from envpool_x import bench  # noqa: E402
 from envpool_x.families import metaworld as family  # noqa: E402
@@ -144,36 +144,13 @@ def run_case(
     finally:
         for r in runners:
             r.close()
-    by_name = {r.name: r for r in runners}
     pairs = [
         ("envpool_x sync", "envpool sync"),
         ("envpool_x async", "envpool async"),
         ("envpool_x sync", "metaworld sync"),
         ("envpool_x sync", "metaworld async"),
     ]
-    ratios = [
-        f"{a} / {b} {paired_times(by_name[a], by_name[b])}"
-        for a, b in pairs
-        if a in by_name and b in by_name
-    ]
-    ours = runners[0].steps_per_s
-    rows = [
-        {
-            "task": label,
-            "num_envs": num_envs,
-            "runner": r.name,
-            "steps_per_s": r.steps_per_s,
-            "us_per_batch": None
-            if "async" in r.name or r.own_rates
-            else 1e6 * num_envs / r.steps_per_s,
-            "sync_over_this": ours / r.steps_per_s,
-            "of_2x_raw": r.steps_per_s / (2 * raw.steps_per_s)
-            if raw is not None and r.name.startswith("envpool_x")
-            else None,
-        }
-        for r in runners
-    ]
-    return rows, f"- {label}, {num_envs} envs: " + "; ".join(ratios)
+    return case_rows(label, num_envs, runners, raw, pairs)
 
 
 def main() -> None:
@@ -207,11 +184,11 @@ def main() -> None:
     for label, our_id, names, config in cases:
         for n in args.num_envs:
             print(f"{label} num_envs={n}", file=sys.stderr)
-            case_rows, case_ratios = run_case(
+            new_rows, new_ratio = run_case(
                 label, our_id, names, config, n, args.threads, args.rounds, args.quick
             )
-            rows.extend(case_rows)
-            ratios.append(case_ratios)
+            rows.extend(new_rows)
+            ratios.append(new_ratio)
     cmd = "python " + " ".join([Path(sys.argv[0]).as_posix(), *sys.argv[1:]])
     md = to_markdown(rows, args, cmd)
     md += (

@@ -31,7 +31,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent / "tests" / "oracles"))
 
-from bench_classic import paired_times, to_markdown, write_section  # noqa: E402
+from bench_classic import case_rows, to_markdown, write_section  # noqa: E402
 from procgen_libenv import OracleGames, libenv_options, load_library  # noqa: E402
 
 from envpool_x import _core, bench, make_spec  # noqa: E402
@@ -113,35 +113,12 @@ def run_case(
     finally:
         for r in runners:
             r.close()
-    by_name = {r.name: r for r in runners}
     pairs = [("envpool_x sync", "envpool sync"), ("envpool_x async", "envpool async")]
     # procgen's own threaded vector env: the engine's parallel rate, what
     # bounds every pool once the games' memory outgrows the caches (256 envs).
     pairs.append(("envpool_x sync", f"procgen libenv, {threads} threads"))
     pairs.append(("envpool sync", f"procgen libenv, {threads} threads"))
-    ratios = [
-        f"{a} / {b} {paired_times(by_name[a], by_name[b])}"
-        for a, b in pairs
-        if a in by_name and b in by_name
-    ]
-    ours = runners[0].steps_per_s
-    rows = [
-        {
-            "task": task,
-            "num_envs": num_envs,
-            "runner": r.name,
-            "steps_per_s": r.steps_per_s,
-            "us_per_batch": None
-            if "async" in r.name or r.own_rates
-            else 1e6 * num_envs / r.steps_per_s,
-            "sync_over_this": ours / r.steps_per_s,
-            "of_2x_raw": r.steps_per_s / (2 * raw.steps_per_s)
-            if r.name.startswith("envpool_x")
-            else None,
-        }
-        for r in runners
-    ]
-    return rows, f"- {task}, {num_envs} envs: " + "; ".join(ratios)
+    return case_rows(task, num_envs, runners, raw, pairs)
 
 
 def main() -> None:
@@ -164,9 +141,9 @@ def main() -> None:
     for task in args.tasks:
         for n in args.num_envs:
             print(f"{task} num_envs={n}", file=sys.stderr)
-            case_rows, case_ratios = run_case(task, n, args.threads, args.rounds, args.quick)
-            rows.extend(case_rows)
-            ratios.append(case_ratios)
+            new_rows, new_ratio = run_case(task, n, args.threads, args.rounds, args.quick)
+            rows.extend(new_rows)
+            ratios.append(new_ratio)
     cmd = "python " + " ".join([Path(sys.argv[0]).as_posix(), *sys.argv[1:]])
     md = to_markdown(rows, args, cmd)
     md += (
