@@ -9,11 +9,14 @@
 
 namespace envpool_x {
 
+void BindRoboticsAdroit(py::module_& m);  // robotics_adroit.cpp
+
 void BindRobotics(py::module_& m) {
   BindEnv<FetchReach>(m);
   BindEnv<FetchPush>(m);
   BindEnv<FetchSlide>(m);
   BindEnv<FetchPickAndPlace>(m);
+  BindRoboticsAdroit(m);
 }
 
 }  // namespace envpool_x

@@ -116,7 +116,9 @@ def assets_dir() -> str:
     return os.path.join(list(spec.submodule_search_locations)[0], "envs", "assets")
 
 
-def _resolver(folder: str, xml: str) -> Callable[[dict[str, Any]], None]:
+def resolver(folder: str, xml: str) -> Callable[[dict[str, Any]], None]:
+    """The resolve hook of a task whose model is gymnasium-robotics' ``folder/xml``."""
+
     def resolve(config: dict[str, Any]) -> None:
         path = os.path.join(assets_dir(), folder, xml)
         if config.get("xml_file") and config["xml_file"] != path:
@@ -261,7 +263,7 @@ def register_robotics_tasks() -> None:
                 "robotics",
                 FETCH_EPISODE_STEPS,
                 reward_threshold=0.0,
-                resolve=_resolver("fetch", task.xml),
+                resolve=resolver("fetch", task.xml),
                 reward_type=reward_type,
             )
             if built:
