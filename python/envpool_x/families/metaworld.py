@@ -98,6 +98,8 @@ _TASK_ROWS: list[tuple[str, str, str]] = [
     ("peg-unplug-side-v3", "PegUnplugSide", "sawyer_peg_unplug_side.xml"),
     ("box-close-v3", "BoxClose", "sawyer_box.xml"),
     ("bin-picking-v3", "BinPicking", "sawyer_bin_picking.xml"),
+    ("assembly-v3", "Assembly", "sawyer_assembly_peg.xml"),
+    ("disassemble-v3", "Disassemble", "sawyer_assembly_peg.xml"),
 ]
 
 #: (Meta-World's name, id suffix, C++ pool, model file under assets/sawyer_xyz).
