@@ -4,12 +4,14 @@
 #include "bindings/metaworld_binding.h"
 #include "envs/metaworld/assembly.h"
 #include "envs/metaworld/disassemble.h"
+#include "envs/metaworld/hammer.h"
 
 namespace envpool_x {
 
 void BindMetaWorldMore(py::module_& m) {
   BindEnv<MetaWorldAssembly>(m);
   BindEnv<MetaWorldDisassemble>(m);
+  BindEnv<MetaWorldHammer>(m);
 }
 
 }  // namespace envpool_x

@@ -71,6 +71,7 @@ POLICIES = {
     "bin-picking-v3": "SawyerBinPickingV3Policy",
     "assembly-v3": "SawyerAssemblyV3Policy",
     "disassemble-v3": "SawyerDisassembleV3Policy",
+    "hammer-v3": "SawyerHammerV3Policy",
 }
 #: The Gaussian noise added to the scripted policy's actions in the parity
 #: episodes: 0.3, less where the policy then never succeeds (the wrench tasks:

@@ -103,7 +103,7 @@ def _run_episode(name: str, seed: int, index: int, hidden: bool, use_policy: boo
 
 
 @pytest.mark.parametrize(
-    "name", ci_sample(NAMES, {"pick-place-v3", "door-open-v3", "peg-insert-side-v3"})
+    "name", ci_sample(NAMES, {"pick-place-v3", "door-open-v3", "peg-insert-side-v3", "hammer-v3"})
 )
 def test_episode_parity(name: str) -> None:
     """A whole episode with Meta-World's scripted policy (plus noise), goal

@@ -100,6 +100,7 @@ _TASK_ROWS: list[tuple[str, str, str]] = [
     ("bin-picking-v3", "BinPicking", "sawyer_bin_picking.xml"),
     ("assembly-v3", "Assembly", "sawyer_assembly_peg.xml"),
     ("disassemble-v3", "Disassemble", "sawyer_assembly_peg.xml"),
+    ("hammer-v3", "Hammer", "sawyer_hammer.xml"),
 ]
 
 #: (Meta-World's name, id suffix, C++ pool, model file under assets/sawyer_xyz).
