@@ -5,6 +5,8 @@
 #include "envs/metaworld/assembly.h"
 #include "envs/metaworld/disassemble.h"
 #include "envs/metaworld/hammer.h"
+#include "envs/metaworld/stick_pull.h"
+#include "envs/metaworld/stick_push.h"
 
 namespace envpool_x {
 
@@ -12,6 +14,8 @@ void BindMetaWorldMore(py::module_& m) {
   BindEnv<MetaWorldAssembly>(m);
   BindEnv<MetaWorldDisassemble>(m);
   BindEnv<MetaWorldHammer>(m);
+  BindEnv<MetaWorldStickPush>(m);
+  BindEnv<MetaWorldStickPull>(m);
 }
 
 }  // namespace envpool_x
