@@ -12,8 +12,9 @@ python/envpool_x/families/metaworld_sets.py), against metaworld 3.1.1.
   both run a whole episode with the same actions.
 - Registration: a benchmark whose tasks are not all built is not registered,
   and making it says which tasks are missing.
-The sets tested are custom lists of built tasks (MT10 needs PegInsertSide);
-the benchmarks' own sets are checked against Meta-World when this build has them.
+The parity and spreading tests use a custom list of three tasks; the
+benchmarks' own sets (all registered: every task is built) are checked against
+Meta-World's classes, a sample in the default run and every set under slow.
 """
 
 from __future__ import annotations
