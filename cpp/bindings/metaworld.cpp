@@ -1,10 +1,8 @@
 // Meta-World pools (built with ENVPOOL_X_METAWORLD and ENVPOOL_X_MUJOCO): one
 // pool class per task, and MetaWorldTaskSet over several (its tasks are the
-// ones bound here, by name); the model paths (metaworld's installed XMLs) are
-// filled by Python.
-#include <type_traits>
-
-#include "bindings/pool_binding.h"
+// ones bound here and in metaworld_more.cpp, by name); the model paths
+// (metaworld's installed XMLs) are filled by Python.
+#include "bindings/metaworld_binding.h"
 #include "envs/metaworld/basketball.h"
 #include "envs/metaworld/bin_picking.h"
 #include "envs/metaworld/box_close.h"
@@ -37,17 +35,10 @@
 #include "envs/metaworld/soccer.h"
 #include "envs/metaworld/sweep.h"
 #include "envs/metaworld/sweep_into.h"
-#include "envs/metaworld/task_registry.h"
 #include "envs/metaworld/task_set.h"
 #include "envs/metaworld/window.h"
 
 namespace envpool_x {
-
-// Every Meta-World task bound joins the tasks a set can hold.
-template <typename Env>
-struct OnBindEnv<Env, std::enable_if_t<std::is_base_of_v<metaworld::SawyerEnv, Env>>> {
-  static void Run() { metaworld::RegisterTask<Env>(); }
-};
 
 void BindMetaWorld(py::module_& m) {
   BindEnv<MetaWorldTaskSet>(m);
@@ -96,6 +87,7 @@ void BindMetaWorld(py::module_& m) {
   BindEnv<MetaWorldPegUnplugSide>(m);
   BindEnv<MetaWorldBoxClose>(m);
   BindEnv<MetaWorldBinPicking>(m);
+  BindMetaWorldMore(m);
 }
 
 }  // namespace envpool_x

@@ -30,6 +30,7 @@ from metaworld_helpers import (
     make_ours,
     mt1_rand_vecs,
     oracle_state,
+    policy_noise,
     policy_of,
 )
 
@@ -87,7 +88,7 @@ def _run_episode(name: str, seed: int, index: int, hidden: bool, use_policy: boo
     for step in range(1, family.EPISODE_STEPS + 1):
         if use_policy:
             oracle_goal_obs[36:39] = theirs._target_pos
-            a = policy.get_action(oracle_goal_obs) + rng.normal(0, 0.3, 4)
+            a = policy.get_action(oracle_goal_obs) + rng.normal(0, policy_noise(name), 4)
         else:
             a = rng.uniform(-1.2, 1.2, 4)
         a = a.astype(np.float32)
@@ -102,7 +103,7 @@ def _run_episode(name: str, seed: int, index: int, hidden: bool, use_policy: boo
 
 
 @pytest.mark.parametrize(
-    "name", ci_sample(NAMES, {"pick-place-v3", "door-open-v3", "peg-insert-side-v3"})
+    "name", ci_sample(NAMES, {"pick-place-v3", "door-open-v3", "peg-insert-side-v3", "hammer-v3"})
 )
 def test_episode_parity(name: str) -> None:
     """A whole episode with Meta-World's scripted policy (plus noise), goal

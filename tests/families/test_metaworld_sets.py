@@ -12,20 +12,24 @@ python/envpool_x/families/metaworld_sets.py), against metaworld 3.1.1.
   both run a whole episode with the same actions.
 - Registration: a benchmark whose tasks are not all built is not registered,
   and making it says which tasks are missing.
-The sets tested are custom lists of built tasks (MT10 needs PegInsertSide);
-the benchmarks' own sets are checked against Meta-World when this build has them.
+The parity and spreading tests use a custom list of three tasks; the
+benchmarks' own sets (all registered: every task is built) are checked against
+Meta-World's classes, a sample in the default run and every set under slow.
 """
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import pickle
+from collections.abc import Iterator
+from typing import Any
 
 import numpy as np
 import pytest
 from metaworld_helpers import INFO_KEYS, load_oracle, make_ours
 
 import envpool_x
-from conftest import ci_sample
 from envpool_x.families import metaworld as family
 from envpool_x.families import metaworld_sets as sets
 
@@ -34,24 +38,30 @@ if not family.has_metaworld():
 mujoco = pytest.importorskip("mujoco")
 metaworld = pytest.importorskip("metaworld")
 load_oracle(mujoco, metaworld, pytest.importorskip("metaworld.policies"))
+from metaworld.sawyer_xyz_env import SawyerXYZEnv  # noqa: E402
 
 CUSTOM = sets.CUSTOM.envpool_id
 # Reach first (MT1's draws with the redraw rule), then tasks of other lengths.
 TASKS = ["reach-v3", "door-open-v3", "push-v3"]
 
 
-def _oracle_rand_vecs(tasks: list[str], seed: int) -> dict[str, np.ndarray]:
+def _oracle_rand_vecs(
+    tasks: list[str], seed: int, meta_learning: bool = False
+) -> dict[str, np.ndarray]:
     """Meta-World's rand_vecs of a list of tasks drawn as its benchmarks draw
-    them (``_make_tasks`` over the list, one seed)."""
+    them (``_make_tasks`` over the list, one seed; an ML or MT benchmark's
+    overrides)."""
     classes = metaworld.env_dict._get_env_dict(tasks)
     args = metaworld.env_dict._get_args_kwargs(metaworld.env_dict.ALL_V3_ENVIRONMENTS, classes)
-    drawn = metaworld._make_tasks(classes, args, metaworld._MT_OVERRIDE, seed=seed)
+    override = metaworld._ML_OVERRIDE if meta_learning else metaworld._MT_OVERRIDE
+    drawn = metaworld._make_tasks(classes, args, override, seed=seed)
     out: dict[str, list] = {t: [] for t in tasks}
     for task in drawn:
         out[task.env_name].append(pickle.loads(task.data)["rand_vec"])
     return {t: np.array(v) for t, v in out.items()}
 
 
+@functools.cache
 def _state_size(task: str) -> int:
     cls = metaworld.env_dict.ALL_V3_ENVIRONMENTS[task]
     env = cls()
@@ -83,7 +93,8 @@ def test_envs_spread_over_the_tasks_with_one_hot_ids() -> None:
 
 @pytest.mark.parametrize("seed", [0, 5])
 def test_variations_are_the_benchmark_draws(seed: int) -> None:
-    expected = _oracle_rand_vecs(TASKS, seed)
+    with _quick_hand_reset():
+        expected = _oracle_rand_vecs(TASKS, seed)
     for index in (0, 17, 49):
         env = envpool_x.make_gymnasium(
             CUSTOM, num_envs=len(TASKS), tasks=TASKS, task_seed=seed, task_index=index
@@ -159,29 +170,87 @@ _BENCHMARK_OF = {
 }  # fmt: skip
 
 
-@pytest.mark.parametrize(
-    "name", ci_sample(list(_BENCHMARK_OF), {"MT10", "ML10-train", "ML10-test", "ML45-test"})
-)
-def test_registered_benchmarks_draw_metaworlds_variations(name: str) -> None:
-    """Each registered benchmark against Meta-World's own class (MT10(seed) ...):
-    the rand_vec of every task, at two variations. A benchmark this build
-    cannot register yet is checked by the registration test instead."""
+@contextlib.contextmanager
+def _quick_hand_reset() -> Iterator[None]:
+    """Meta-World's hand reset without its 250 MuJoCo steps while it draws
+    variations: a benchmark's draws are numpy's alone (the hand reset draws
+    nothing), and drawing ML10 takes 3 s instead of 35. The test below checks
+    that the draws do not change."""
+    reset_hand = SawyerXYZEnv._reset_hand
+
+    def quick(self: Any, steps: int = 50) -> None:
+        mujoco.mj_forward(self.model, self.data)
+        self.init_tcp = self.tcp_center
+
+    SawyerXYZEnv._reset_hand = quick
+    try:
+        yield
+    finally:
+        SawyerXYZEnv._reset_hand = reset_hand
+
+
+def test_quick_hand_reset_keeps_the_draws() -> None:
+    """Two tasks with their own redraw rules drawn either way: the same."""
+    tasks = ["sweep-into-v3", "stick-push-v3"]
+    full = _oracle_rand_vecs(tasks, 4)
+    with _quick_hand_reset():
+        quick = _oracle_rand_vecs(tasks, 4)
+    for task in tasks:
+        np.testing.assert_array_equal(quick[task], full[task], err_msg=task)
+
+
+def _benchmark_rand_vecs(name: str, seed: int, first: int | None) -> dict[str, list]:
+    """The rand_vecs of a benchmark's split by task: Meta-World's class
+    (``MT50(seed).train_tasks``, ...), or with ``first`` the first tasks of the
+    split drawn as the class draws them (``_make_tasks`` over the split's list
+    with the seed: the later tasks change nothing before them)."""
     (task_set,) = [s for s in sets.SETS if s.name == name]
-    if task_set.task_id not in envpool_x.list_all_envs():
-        pytest.skip(f"{name} is not registered in this build (a task is missing)")
-    cls, split = _BENCHMARK_OF[name]
-    drawn = getattr(metaworld, cls)(seed=2)
-    tasks = drawn.train_tasks if split == "train" else drawn.test_tasks
+    with _quick_hand_reset():
+        if first is not None:
+            drawn = _oracle_rand_vecs(list(task_set.tasks[:first]), seed, task_set.meta_learning)
+            return {task: list(v) for task, v in drawn.items()}
+        cls, split = _BENCHMARK_OF[name]
+        benchmark = getattr(metaworld, cls)(seed=seed)
+    tasks = benchmark.train_tasks if split == "train" else benchmark.test_tasks
     expected: dict[str, list] = {}
     for task in tasks:
         expected.setdefault(task.env_name, []).append(pickle.loads(task.data)["rand_vec"])
+    return expected
+
+
+#: The default run's sample: (set, how many of its first tasks are checked; None:
+#: Meta-World's class, every task). A test split is drawn on its own (seeded
+#: again), so its whole list drawn alone is the class's.
+_DEFAULT_CASES = [("MT10", None), ("MT50", 2), ("ML10-test", 5), ("ML45-test", 5)]
+
+
+@pytest.mark.parametrize(
+    "name, first",
+    [
+        *_DEFAULT_CASES,
+        *(
+            pytest.param(n, None, marks=pytest.mark.slow)
+            for n in _BENCHMARK_OF
+            if (n, None) not in _DEFAULT_CASES
+        ),
+    ],
+)
+def test_registered_benchmarks_draw_metaworlds_variations(name: str, first: int | None) -> None:
+    """Each registered benchmark against Meta-World's own class (MT10(seed) ...):
+    the rand_vec of every task (the default run: a sample), at two variations.
+    All 50 tasks are built, so every benchmark is registered."""
+    (task_set,) = [s for s in sets.SETS if s.name == name]
+    assert task_set.task_id in envpool_x.list_all_envs(), f"{name} is not registered"
+    expected = _benchmark_rand_vecs(name, 2, first)
     n = len(task_set.tasks)
+    checked = task_set.tasks[: n if first is None else first]
+    assert set(expected) == set(checked)
     for index in (0, 31):
         env = envpool_x.make_gymnasium(
             task_set.envpool_id, num_envs=n, task_seed=2, task_index=index
         )
         env.reset(seed=0)
-        for k, task in enumerate(task_set.tasks):
+        for k, task in enumerate(checked):
             size = _state_size(task)
             want = expected[task][index]
             np.testing.assert_array_equal(env.get_state(k)[size : size + len(want)], want)

@@ -98,6 +98,11 @@ _TASK_ROWS: list[tuple[str, str, str]] = [
     ("peg-unplug-side-v3", "PegUnplugSide", "sawyer_peg_unplug_side.xml"),
     ("box-close-v3", "BoxClose", "sawyer_box.xml"),
     ("bin-picking-v3", "BinPicking", "sawyer_bin_picking.xml"),
+    ("assembly-v3", "Assembly", "sawyer_assembly_peg.xml"),
+    ("disassemble-v3", "Disassemble", "sawyer_assembly_peg.xml"),
+    ("hammer-v3", "Hammer", "sawyer_hammer.xml"),
+    ("stick-push-v3", "StickPush", "sawyer_stick_obj.xml"),
+    ("stick-pull-v3", "StickPull", "sawyer_stick_obj.xml"),
 ]
 
 #: (Meta-World's name, id suffix, C++ pool, model file under assets/sawyer_xyz).
