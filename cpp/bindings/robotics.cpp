@@ -9,11 +9,14 @@
 
 namespace envpool_x {
 
+void BindRoboticsHand(py::module_& m);  // cpp/bindings/robotics_hand.cpp
+
 void BindRobotics(py::module_& m) {
   BindEnv<FetchReach>(m);
   BindEnv<FetchPush>(m);
   BindEnv<FetchSlide>(m);
   BindEnv<FetchPickAndPlace>(m);
+  BindRoboticsHand(m);
 }
 
 }  // namespace envpool_x
