@@ -172,8 +172,15 @@ def _never(achieved_goal: Any) -> Any:
     return False if shape == () else np.zeros(shape, dtype=bool)
 
 
-def goal_reward(spec: Any) -> GoalReward:
-    """The goal functions of a made spec (its reward_type)."""
+#: The goal functions of pools beside Fetch's, by pool (:func:`extend_family`).
+POOL_GOAL_FUNCTIONS: dict[str, Callable[[Any], Any]] = {}
+
+
+def goal_reward(spec: Any) -> Any:
+    """The goal functions of a made spec (its pool's; Fetch's: its reward_type)."""
+    make = POOL_GOAL_FUNCTIONS.get(spec.entry.pool_name)
+    if make is not None:
+        return make(spec)
     return GoalReward(FETCH_DISTANCE_THRESHOLD, spec.config.reward_type == "sparse")
 
 
@@ -224,21 +231,38 @@ def _fetch_envpool_names(task: FetchTask) -> EnvPoolNames:
     return EnvPoolNames(entries)
 
 
+ROBOTICS_ENVPOOL_NAMES: dict[str, EnvPoolNames] = {
+    task.name: _fetch_envpool_names(task) for task in FETCH_TASKS
+}
+
 declare_family(
     Family(
         "robotics",
         title="the gymnasium-robotics tasks",
-        renderer=robotics_drawer,
+        renderer=robotics_drawer,  # by pool (render/robotics.py)
         # Measured per env (FetchPickAndPlace, FetchReach): 268 KiB resident,
         # 13.2 MiB of address space (mjData and its arena), as the growth of
         # VmRSS / VmSize from a 36-env to a 260-env pool after a reset and two
         # steps; declared so that the estimate is 1.1x the measured growth.
         memory=FamilyMemory(env_resident=288 * KiB, env_address=16 * MiB),
         options=ROBOTICS_OPTIONS,
-        envpool_names={task.name: _fetch_envpool_names(task) for task in FETCH_TASKS},
+        envpool_names=ROBOTICS_ENVPOOL_NAMES,
         goal_functions=goal_reward,
     )
 )
+
+
+def extend_family(
+    options: dict[str, OptionTable],
+    envpool_names: dict[str, EnvPoolNames],
+    goal_functions: dict[str, Callable[[Any], Any]],
+) -> None:
+    """Add another module's pools (the Shadow Hand's) to the robotics family:
+    their option tables, EnvPool's keys and goal functions, by pool name."""
+    ROBOTICS_OPTIONS.update(options)
+    ROBOTICS_ENVPOOL_NAMES.update(envpool_names)
+    POOL_GOAL_FUNCTIONS.update(goal_functions)
+
 
 BUILD_HINT = (
     "this envpool_x was built without the gymnasium-robotics tasks (ENVPOOL_X_ROBOTICS=OFF or "
