@@ -231,6 +231,8 @@ def _fetch_envpool_names(task: FetchTask) -> EnvPoolNames:
     return EnvPoolNames(entries)
 
 
+#: Per-env resident bytes of the pools that differ from Fetch's (:func:`extend_family`).
+ROBOTICS_POOL_RESIDENT: dict[str, int] = {}
 ROBOTICS_ENVPOOL_NAMES: dict[str, EnvPoolNames] = {
     task.name: _fetch_envpool_names(task) for task in FETCH_TASKS
 }
@@ -244,7 +246,9 @@ declare_family(
         # 13.2 MiB of address space (mjData and its arena), as the growth of
         # VmRSS / VmSize from a 36-env to a 260-env pool after a reset and two
         # steps; declared so that the estimate is 1.1x the measured growth.
-        memory=FamilyMemory(env_resident=288 * KiB, env_address=16 * MiB),
+        memory=FamilyMemory(
+            env_resident=288 * KiB, env_address=16 * MiB, pool_resident=ROBOTICS_POOL_RESIDENT
+        ),
         options=ROBOTICS_OPTIONS,
         envpool_names=ROBOTICS_ENVPOOL_NAMES,
         goal_functions=goal_reward,
@@ -256,9 +260,12 @@ def extend_family(
     options: dict[str, OptionTable],
     envpool_names: dict[str, EnvPoolNames],
     goal_functions: dict[str, Callable[[Any], Any]],
+    pool_resident: dict[str, int],
 ) -> None:
     """Add another module's pools (the Shadow Hand's) to the robotics family:
-    their option tables, EnvPool's keys and goal functions, by pool name."""
+    their option tables, EnvPool's keys, goal functions and per-env resident
+    bytes, by pool name."""
+    ROBOTICS_POOL_RESIDENT.update(pool_resident)
     ROBOTICS_OPTIONS.update(options)
     ROBOTICS_ENVPOOL_NAMES.update(envpool_names)
     POOL_GOAL_FUNCTIONS.update(goal_functions)
