@@ -241,7 +241,12 @@ ENVPOOL_CONFIGS = {
     "HandReach-v0": dict(
         frame_skip=20, frame_stack=1, reward_type="sparse", obs_dim=63, goal_dim=15,
         qpos_dim=24, qvel_dim=24, relative_control=False, distance_threshold=0.01,
-        rotation_threshold=0.1, hand_task="reach",
+        rotation_threshold=0.1, hand_task="reach", target_position="ignore",
+        target_rotation="ignore", target_position_low0=-0.04, target_position_high0=0.04,
+        target_position_low1=-0.06, target_position_high1=0.02, target_position_low2=0.0,
+        target_position_high2=0.06, randomize_initial_position=False,
+        randomize_initial_rotation=False, ignore_z_target_rotation=False,
+        touch_visualisation="off", touch_get_obs="off",
     ),
     "HandManipulatePenRotate_BooleanTouchSensors-v0": dict(
         frame_skip=20, frame_stack=1, hand_task="manipulate", reward_type="sparse",

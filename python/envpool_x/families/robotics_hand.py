@@ -269,7 +269,12 @@ def _common_envpool_entries() -> dict[str, Any]:
 def _envpool_names(pool: str) -> EnvPoolNames:
     constant = "a constant of gymnasium-robotics' task, which the id fixes"
     entries = _common_envpool_entries()
+    for k, (low, high) in enumerate([(-0.04, 0.04), (-0.06, 0.02), (0.0, 0.06)]):
+        entries[f"target_position_low{k}"] = Fixed(low, constant)
+        entries[f"target_position_high{k}"] = Fixed(high, constant)
     if pool == "HandReach":
+        # EnvPool gives its reach task the manipulate keys too, with these values.
+        unused = "unused by the reach task (EnvPool's value accepted)"
         entries.update(
             hand_task=Fixed("reach", constant),
             obs_dim=Fixed(63, constant),
@@ -277,6 +282,13 @@ def _envpool_names(pool: str) -> EnvPoolNames:
             qvel_dim=Fixed(24, "the model's qvel size"),
             goal_dim=Fixed(15, constant),
             distance_threshold=Fixed(REACH_DISTANCE_THRESHOLD, constant),
+            target_position=Fixed("ignore", unused),
+            target_rotation=Fixed("ignore", unused),
+            randomize_initial_position=Fixed(False, unused),
+            randomize_initial_rotation=Fixed(False, unused),
+            ignore_z_target_rotation=Fixed(False, unused),
+            touch_visualisation=Fixed("off", unused),
+            touch_get_obs=Fixed("off", unused),
         )
         return EnvPoolNames(entries)
     obj = OBJECTS[pool.removeprefix("HandManipulate").removesuffix("TouchSensors")]
@@ -296,9 +308,6 @@ def _envpool_names(pool: str) -> EnvPoolNames:
             same_with=lambda v, c: v == (61 if c.get("touch_get_obs", "off") == "off" else 153),
         ),
     )
-    for k, (low, high) in enumerate([(-0.04, 0.04), (-0.06, 0.02), (0.0, 0.06)]):
-        entries[f"target_position_low{k}"] = Fixed(low, constant)
-        entries[f"target_position_high{k}"] = Fixed(high, constant)
     if not touch:
         entries["touch_get_obs"] = Fixed(
             "off", "the model without touch sensors: the _TouchSensors ids"
