@@ -1,5 +1,6 @@
 """gymnasium-robotics' goal-conditioned tasks (gymnasium-robotics 1.4.2),
-stepped in C++ on MuJoCo's C API. This round: the Fetch arm tasks.
+stepped in C++ on MuJoCo's C API: here the Fetch arm tasks; the Shadow Hand
+tasks in robotics_hand.py (added to this family through :func:`extend_family`).
 
 Ids: ``FetchReach-v4``, ``FetchPush-v4``, ``FetchSlide-v4``,
 ``FetchPickAndPlace-v4`` and their ``...Dense-v4`` (gymnasium-robotics' v4
