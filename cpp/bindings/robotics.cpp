@@ -10,6 +10,7 @@
 namespace envpool_x {
 
 void BindRoboticsAdroit(py::module_& m);  // robotics_adroit.cpp
+void BindRoboticsHand(py::module_& m);  // cpp/bindings/robotics_hand.cpp
 
 void BindRobotics(py::module_& m) {
   BindEnv<FetchReach>(m);
@@ -17,6 +18,7 @@ void BindRobotics(py::module_& m) {
   BindEnv<FetchSlide>(m);
   BindEnv<FetchPickAndPlace>(m);
   BindRoboticsAdroit(m);
+  BindRoboticsHand(m);
 }
 
 }  // namespace envpool_x

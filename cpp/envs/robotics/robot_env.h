@@ -172,10 +172,14 @@ class RobotEnv {
     }
   }
 
-  // The goal outputs of a step or a reset; returns the goal distance.
-  double WriteGoals(const StepOutput& out, const double* achieved) const {
+  // The goal outputs of a step or a reset.
+  void WriteGoalFields(const StepOutput& out, const double* achieved) const {
     std::copy(achieved, achieved + goal_.size(), out[achieved_]);
     std::copy(goal_.begin(), goal_.end(), out[desired_]);
+  }
+  // The goal outputs of a 3-d goal; returns the goal distance.
+  double WriteGoals(const StepOutput& out, const double* achieved) const {
+    WriteGoalFields(out, achieved);
     return GoalDistance(achieved, goal_.data());
   }
   double* ObservationOut(const StepOutput& out) const { return out[observation_]; }

@@ -1,5 +1,6 @@
 """gymnasium-robotics' goal-conditioned tasks (gymnasium-robotics 1.4.2),
-stepped in C++ on MuJoCo's C API. This round: the Fetch arm tasks.
+stepped in C++ on MuJoCo's C API: here the Fetch arm tasks; the Shadow Hand
+tasks in robotics_hand.py (added to this family through :func:`extend_family`).
 
 Ids: ``FetchReach-v4``, ``FetchPush-v4``, ``FetchSlide-v4``,
 ``FetchPickAndPlace-v4`` and their ``...Dense-v4`` (gymnasium-robotics' v4
@@ -174,8 +175,15 @@ def _never(achieved_goal: Any) -> Any:
     return False if shape == () else np.zeros(shape, dtype=bool)
 
 
-def goal_reward(spec: Any) -> GoalReward:
-    """The goal functions of a made spec (its reward_type)."""
+#: The goal functions of pools beside Fetch's, by pool (:func:`extend_family`).
+POOL_GOAL_FUNCTIONS: dict[str, Callable[[Any], Any]] = {}
+
+
+def goal_reward(spec: Any) -> Any:
+    """The goal functions of a made spec (its pool's; Fetch's: its reward_type)."""
+    make = POOL_GOAL_FUNCTIONS.get(spec.entry.pool_name)
+    if make is not None:
+        return make(spec)
     return GoalReward(FETCH_DISTANCE_THRESHOLD, spec.config.reward_type == "sparse")
 
 
@@ -226,21 +234,45 @@ def _fetch_envpool_names(task: FetchTask) -> EnvPoolNames:
     return EnvPoolNames(entries)
 
 
+#: Per-env resident bytes of the pools that differ from Fetch's (:func:`extend_family`).
+ROBOTICS_POOL_RESIDENT: dict[str, int] = {}
+ROBOTICS_ENVPOOL_NAMES: dict[str, EnvPoolNames] = {
+    task.name: _fetch_envpool_names(task) for task in FETCH_TASKS
+}
+
 declare_family(
     Family(
         "robotics",
         title="the gymnasium-robotics tasks",
-        renderer=robotics_drawer,
+        renderer=robotics_drawer,  # by pool (render/robotics.py)
         # Measured per env (FetchPickAndPlace, FetchReach): 268 KiB resident,
         # 13.2 MiB of address space (mjData and its arena), as the growth of
         # VmRSS / VmSize from a 36-env to a 260-env pool after a reset and two
         # steps; declared so that the estimate is 1.1x the measured growth.
-        memory=FamilyMemory(env_resident=288 * KiB, env_address=16 * MiB),
+        memory=FamilyMemory(
+            env_resident=288 * KiB, env_address=16 * MiB, pool_resident=ROBOTICS_POOL_RESIDENT
+        ),
         options=ROBOTICS_OPTIONS,
-        envpool_names={task.name: _fetch_envpool_names(task) for task in FETCH_TASKS},
+        envpool_names=ROBOTICS_ENVPOOL_NAMES,
         goal_functions=goal_reward,
     )
 )
+
+
+def extend_family(
+    options: dict[str, OptionTable],
+    envpool_names: dict[str, EnvPoolNames],
+    goal_functions: dict[str, Callable[[Any], Any]],
+    pool_resident: dict[str, int],
+) -> None:
+    """Add another module's pools (the Shadow Hand's) to the robotics family:
+    their option tables, EnvPool's keys, goal functions and per-env resident
+    bytes, by pool name."""
+    ROBOTICS_POOL_RESIDENT.update(pool_resident)
+    ROBOTICS_OPTIONS.update(options)
+    ROBOTICS_ENVPOOL_NAMES.update(envpool_names)
+    POOL_GOAL_FUNCTIONS.update(goal_functions)
+
 
 BUILD_HINT = (
     "this envpool_x was built without the gymnasium-robotics tasks (ENVPOOL_X_ROBOTICS=OFF or "

@@ -63,6 +63,11 @@ class RoboticsFrames:
         self.closed = True
 
 
-def robotics_drawer(spec: Any) -> RoboticsFrames:
-    """The robotics family's renderer (the Fetch tasks' camera)."""
+def robotics_drawer(spec: Any) -> Any:
+    """The robotics family's renderer (the Fetch tasks' camera; the Shadow
+    Hand's pools draw with render/robotics_hand.py)."""
+    if spec.entry.pool_name.startswith("Hand"):
+        from envpool_x.render.robotics_hand import hand_drawer
+
+        return hand_drawer(spec)
     return RoboticsFrames(spec.env_config["xml_file"], dict(FETCH_CAMERA))
