@@ -34,6 +34,7 @@ from envpool_x import _core
 from envpool_x.envpool_names import EnvPoolNames, Fixed, Unsupported
 from envpool_x.families.mujoco import drop_default_timer
 from envpool_x.options import TEXT, Choice, OptionTable
+from envpool_x.params import scaled_arrays_extra, with_built_param_options
 from envpool_x.registration import (
     Family,
     FamilyMemory,
@@ -180,10 +181,13 @@ def goal_reward(spec: Any) -> GoalReward:
 #: The declared options of each pool (gymnasium-robotics' constructors take reward_type).
 ROBOTICS_OPTIONS: dict[str, OptionTable] = {
     task.name: OptionTable(
-        {
-            "xml_file": TEXT,
-            "reward_type": Choice(*REWARD_TYPES, note="the id's Dense suffix: dense"),
-        }
+        with_built_param_options(
+            task.name,
+            {
+                "xml_file": TEXT,
+                "reward_type": Choice(*REWARD_TYPES, note="the id's Dense suffix: dense"),
+            },
+        )
     )
     for task in FETCH_TASKS
 }
@@ -233,7 +237,9 @@ declare_family(
         # 13.2 MiB of address space (mjData and its arena), as the growth of
         # VmRSS / VmSize from a 36-env to a 260-env pool after a reset and two
         # steps; declared so that the estimate is 1.1x the measured growth.
-        memory=FamilyMemory(env_resident=288 * KiB, env_address=16 * MiB),
+        memory=FamilyMemory(
+            env_resident=288 * KiB, env_address=16 * MiB, config_extra=scaled_arrays_extra
+        ),
         options=ROBOTICS_OPTIONS,
         envpool_names={task.name: _fetch_envpool_names(task) for task in FETCH_TASKS},
         goal_functions=goal_reward,
