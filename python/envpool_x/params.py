@@ -112,6 +112,26 @@ def with_param_options(pool_class: Any, options: Mapping[str, Option]) -> dict[s
     return table
 
 
+def with_built_param_options(pool_name: str, options: Mapping[str, Option]) -> dict[str, Option]:
+    """:func:`with_param_options` for the C++ pool ``pool_name``, where this
+    build has it (a family's tables are declared whether or not it is built)."""
+    from envpool_x import _core
+
+    pool_class = getattr(_core, pool_name, None)
+    return dict(options) if pool_class is None else with_param_options(pool_class, options)
+
+
+def scaled_arrays_extra(pool_name: str, config: Mapping[str, Any]) -> tuple[int, int]:
+    """A family's ``config_extra`` (:class:`envpool_x.registration.FamilyMemory`)
+    for envs that own a shallow model copy already (Meta-World, robotics): the
+    scaled model arrays one env holds when its config sets a per-env parameter
+    other than 1; (0, 0) when all are 1."""
+    from envpool_x.families.mujoco_memory import scaled_model_bytes
+
+    extra = scaled_model_bytes(pool_name, config)
+    return extra, extra
+
+
 def _per_env(name: str, what: str, value: Any, count: int) -> list[float]:
     """``value`` (a scalar or one per env named) as a list of floats: one
     value for all envs, or ``count`` values."""

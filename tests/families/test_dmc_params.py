@@ -9,6 +9,8 @@ from typing import Any
 
 import numpy as np
 import pytest
+from model_param_helpers import VALUES as MODEL_VALUES
+from model_param_helpers import scale_model
 
 import envpool_x
 from envpool_x import memory
@@ -27,31 +29,7 @@ TASKS = [
     ("CartpoleSwingup-v1", "cartpole", "swingup"),
 ]
 IDS = [t[0] for t in TASKS]
-VALUES = {
-    "body_mass_scale": 1.3,
-    "body_inertia_scale": 0.8,
-    "geom_friction_scale": 0.7,
-    "dof_damping_scale": 1.5,
-    "dof_armature_scale": 1.2,
-    "actuator_gear_scale": 0.9,
-    "gravity_scale": 0.6,
-}
-ARRAYS = {
-    "body_mass_scale": "body_mass",
-    "body_inertia_scale": "body_inertia",
-    "dof_damping_scale": "dof_damping",
-    "dof_armature_scale": "dof_armature",
-    "actuator_gear_scale": "actuator_gear",
-}
-
-
-def scale_model(model: Any, values: dict[str, float]) -> None:
-    """Scale dm_control's model arrays as the parameters do (the sliding
-    friction only: geom_friction's first column)."""
-    for name, array in ARRAYS.items():
-        getattr(model, array)[:] = getattr(model, array) * values[name]
-    model.geom_friction[:, 0] = model.geom_friction[:, 0] * values["geom_friction_scale"]
-    model.opt.gravity[:] = model.opt.gravity * values["gravity_scale"]
+VALUES = {k: v for k, v in MODEL_VALUES.items() if k != "timestep_scale"}
 
 
 def rows(ts: Any) -> np.ndarray:

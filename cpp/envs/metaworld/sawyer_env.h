@@ -103,6 +103,7 @@ class SawyerEnv {
     right_pad_geom_ = Id(mjOBJ_GEOM, "rightpad_geom");
     mocap_ = model_->body_mocapid[Id(mjOBJ_BODY, "mocap")];
     state_size_ = mj_stateSize(model_.get(), kStateSig);
+    SetParams(ParamValuesOf(metaworld::ParamSpecs(), config).data());
   }
   virtual ~SawyerEnv() = default;
   SawyerEnv(const SawyerEnv&) = delete;
@@ -112,6 +113,17 @@ class SawyerEnv {
   // task's variations, and the id info["task_id"] reports (its place in the set).
   void UseVariations(Variations variations) { variations_ = std::move(variations); }
   void ReportTaskIdAs(int task_id) { reported_task_id_ = task_id; }
+
+  // The per-env parameters (task_layout.h's ParamSpecs): scales on this env's
+  // shallow model copy; the reset's hand warm-up runs with them.
+  static std::vector<ParamSpec> ParamSpecs() { return metaworld::ParamSpecs(); }
+  void SetParams(const double* values) {
+    mujoco_detail::ScaleOwnModel(&param_arrays_, model_.get(), values, /*timestep=*/true);
+  }
+  static size_t ParamCopyBytes(const Config& config) {
+    return mujoco_detail::OwnModelCopyBytes(
+        mujoco_detail::LoadModel(config.String("xml_file")).get());
+  }
 
   // Meta-World's render_mode="rgb_array" frame: height x width x 3.
   static constexpr int kRenderSide = 480;
@@ -272,6 +284,7 @@ class SawyerEnv {
   const TaskLayout& layout_;
   std::shared_ptr<const mjModel> shared_;
   std::unique_ptr<mjModel> model_;
+  mujoco_detail::ModelParamArrays param_arrays_;  // the scaled arrays, while a value is not 1
   std::unique_ptr<mjData, mujoco_detail::DataDeleter> data_;
   Vec3 target_{};    // _target_pos
   Vec3 obj_init_{};  // obj_init_pos

@@ -12,6 +12,7 @@
 #include "core/errors.h"
 #include "core/spec.h"
 #include "envs/metaworld/numpy_random.h"
+#include "envs/mujoco/model_params.h"
 #include "envs/mujoco/mujoco_env.h"
 
 namespace envpool_x {
@@ -90,14 +91,22 @@ inline Variations DrawVariations(const TaskLayout& layout, uint32_t seed) {
   return DrawTaskVariations(layout, random);
 }
 
+// The per-env parameters of every task (docs/params.md): model_params.h's
+// scales, the timestep's too, mid-episode as well (each step starts with
+// mj_step, which reads the model afresh; no reward reads the timestep).
+inline std::vector<ParamSpec> ParamSpecs() {
+  return mujoco_detail::ModelParamSpecs(/*timestep=*/true, /*mid_episode=*/true);
+}
+
 // Config keys every task has (task_name is the id's own; xml_file is filled
-// by Python from the installed metaworld package).
+// by Python from the installed metaworld package), the parameters' at 1.
 inline Config BaseConfig(const char* task_name) {
-  return Config{{"xml_file", std::string()},
-                {"task_name", std::string(task_name)},
-                {"task_seed", int64_t{0}},
-                {"task_index", int64_t{-1}},
-                {"partially_observable", true}};
+  return mujoco_detail::WithModelParamKeys(Config{{"xml_file", std::string()},
+                                                  {"task_name", std::string(task_name)},
+                                                  {"task_seed", int64_t{0}},
+                                                  {"task_index", int64_t{-1}},
+                                                  {"partially_observable", true}},
+                                           ParamSpecs());
 }
 
 // The observation and info fields and the action (Box(-1, 1, (4,)), float32).

@@ -35,12 +35,25 @@ class MetaWorldTaskSet {
   static constexpr bool kCheap = false;
 
   static Config DefaultConfig() {
-    return Config{{"tasks", std::vector<std::string>{}},
-                  {"xml_files", std::vector<std::string>{}},
-                  {"task_seed", int64_t{0}},
-                  {"task_index", int64_t{-1}},
-                  {"partially_observable", false},
-                  {"use_one_hot", true}};
+    return mujoco_detail::WithModelParamKeys(Config{{"tasks", std::vector<std::string>{}},
+                                                    {"xml_files", std::vector<std::string>{}},
+                                                    {"task_seed", int64_t{0}},
+                                                    {"task_index", int64_t{-1}},
+                                                    {"partially_observable", false},
+                                                    {"use_one_hot", true}},
+                                             ParamSpecs());
+  }
+
+  // Every task's parameters (the same for all), passed on to the env's task.
+  static std::vector<ParamSpec> ParamSpecs() { return metaworld::ParamSpecs(); }
+  void SetParams(const double* values) { env_->SetParams(values); }
+  // The largest of the set's tasks' scaled arrays.
+  static size_t ParamCopyBytes(const Config& config) {
+    size_t most = 0;
+    for (const std::string& xml : config.Strings("xml_files")) {
+      most = std::max(most, mujoco_detail::OwnModelCopyBytes(mujoco_detail::LoadModel(xml).get()));
+    }
+    return most;
   }
 
   // The tasks' spec with the widest goal bounds, and the one-hot id after it.
@@ -128,6 +141,7 @@ class MetaWorldTaskSet {
     task.Set("task_seed", config.Int("task_seed"));
     task.Set("task_index", config.Int("task_index"));
     task.Set("partially_observable", config.Bool("partially_observable"));
+    for (const ParamSpec& p : ParamSpecs()) task.Set(p.name, config.Double(p.name));
     return task;
   }
 

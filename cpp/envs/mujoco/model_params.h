@@ -141,4 +141,21 @@ class ModelParamArrays {
   mjtNum timestep_ = 0;
 };
 
+// For an env that already owns a shallow copy of its task's model (Meta-World's
+// and gymnasium-robotics' envs edit a few arrays of their own): scales its
+// arrays, or points them back at the shared model's when every value is 1.
+inline void ScaleOwnModel(ModelParamArrays* arrays, mjModel* own, const double* values,
+                          bool timestep) {
+  if (AllOnes(values, timestep ? kTimestepScale + 1 : kTimestepScale)) {
+    arrays->Restore(own);
+  } else {
+    arrays->Apply(own, values, timestep);
+  }
+}
+
+// Bytes such an env adds while its values differ from 1: the scaled arrays.
+inline size_t OwnModelCopyBytes(const mjModel* m) {
+  return sizeof(mjtNum) * ModelParamArrays::Doubles(m);
+}
+
 }  // namespace envpool_x::mujoco_detail

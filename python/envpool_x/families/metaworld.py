@@ -33,6 +33,7 @@ from envpool_x.families.metaworld_sets import SET_OPTIONS, SET_POOL, register_se
 from envpool_x.families.mujoco import drop_default_timer
 from envpool_x.families.option_rules import fixed_by_task_id
 from envpool_x.options import BOOL, TEXT, Choice, Int, OptionTable
+from envpool_x.params import scaled_arrays_extra, with_built_param_options
 from envpool_x.registration import (
     Family,
     FamilyMemory,
@@ -181,13 +182,16 @@ def _id_of_task(name: str) -> str | None:
 #: The declared options of each pool.
 METAWORLD_OPTIONS: dict[str, OptionTable] = {
     pool: OptionTable(
-        {
-            "xml_file": TEXT,
-            "task_name": Choice(name, note="the id's task (Meta-World's name)"),
-            "task_seed": Int(0, 2**32 - 1, note="the seed of MT1(task, seed)'s 50 variations"),
-            "task_index": Int(-1, NUM_VARIATIONS - 1, note="-1: a variation drawn per reset"),
-            "partially_observable": BOOL,
-        },
+        with_built_param_options(
+            pool,
+            {
+                "xml_file": TEXT,
+                "task_name": Choice(name, note="the id's task (Meta-World's name)"),
+                "task_seed": Int(0, 2**32 - 1, note="the seed of MT1(task, seed)'s variations"),
+                "task_index": Int(-1, NUM_VARIATIONS - 1, note="-1: a variation drawn per reset"),
+                "partially_observable": BOOL,
+            },
+        ),
         (fixed_by_task_id("task_name", _id_of_task),),
     )
     for name, _, pool, _ in TASKS
@@ -224,7 +228,9 @@ declare_family(
         # Measured per env (PickPlace): 359 KiB resident, 14 MiB of address
         # space (mjData and its arena), as the growth of VmRSS / VmSize from a
         # 4-env to a 36-env pool after 20 steps; declared with a quarter more.
-        memory=FamilyMemory(env_resident=448 * KiB, env_address=18 * MiB),
+        memory=FamilyMemory(
+            env_resident=448 * KiB, env_address=18 * MiB, config_extra=scaled_arrays_extra
+        ),
         options=METAWORLD_OPTIONS,
         envpool_names={pool: _envpool_names() for pool in METAWORLD_OPTIONS},
     )

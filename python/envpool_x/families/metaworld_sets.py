@@ -24,6 +24,7 @@ from typing import Any
 
 from envpool_x.families.option_rules import same_value, task_defaults
 from envpool_x.options import BOOL, Int, Option, OptionTable
+from envpool_x.params import with_built_param_options
 from envpool_x.registration import note_not_built, register_alias
 
 #: The C++ pool of every set.
@@ -140,14 +141,17 @@ def _tasks_fixed_by_id(task_id: str, config: Mapping[str, Any], given: frozenset
 
 #: The declared options of the set pool.
 SET_OPTIONS = OptionTable(
-    {
-        "tasks": Option("any", note="Meta-World's task names (a benchmark's id fixes them)"),
-        "xml_files": Option("any", note="filled from the installed metaworld package"),
-        "task_seed": Int(0, 2**32 - 1, note="the seed of the benchmark's variations"),
-        "task_index": Int(-1, 49, note="-1: a variation drawn per reset"),
-        "partially_observable": BOOL,
-        "use_one_hot": BOOL,
-    },
+    with_built_param_options(
+        SET_POOL,
+        {
+            "tasks": Option("any", note="Meta-World's task names (a benchmark's id fixes them)"),
+            "xml_files": Option("any", note="filled from the installed metaworld package"),
+            "task_seed": Int(0, 2**32 - 1, note="the seed of the benchmark's variations"),
+            "task_index": Int(-1, 49, note="-1: a variation drawn per reset"),
+            "partially_observable": BOOL,
+            "use_one_hot": BOOL,
+        },
+    ),
     (_tasks_fixed_by_id,),
 )
 

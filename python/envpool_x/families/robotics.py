@@ -35,6 +35,7 @@ from envpool_x import _core
 from envpool_x.envpool_names import EnvPoolNames, Fixed, Unsupported
 from envpool_x.families.mujoco import drop_default_timer
 from envpool_x.options import TEXT, Choice, OptionTable
+from envpool_x.params import scaled_arrays_extra, with_built_param_options
 from envpool_x.registration import (
     Family,
     FamilyMemory,
@@ -190,10 +191,13 @@ def goal_reward(spec: Any) -> Any:
 #: The declared options of each pool (gymnasium-robotics' constructors take reward_type).
 ROBOTICS_OPTIONS: dict[str, OptionTable] = {
     task.name: OptionTable(
-        {
-            "xml_file": TEXT,
-            "reward_type": Choice(*REWARD_TYPES, note="the id's Dense suffix: dense"),
-        }
+        with_built_param_options(
+            task.name,
+            {
+                "xml_file": TEXT,
+                "reward_type": Choice(*REWARD_TYPES, note="the id's Dense suffix: dense"),
+            },
+        )
     )
     for task in FETCH_TASKS
 }
@@ -250,7 +254,10 @@ declare_family(
         # VmRSS / VmSize from a 36-env to a 260-env pool after a reset and two
         # steps; declared so that the estimate is 1.1x the measured growth.
         memory=FamilyMemory(
-            env_resident=288 * KiB, env_address=16 * MiB, pool_resident=ROBOTICS_POOL_RESIDENT
+            env_resident=288 * KiB,
+            env_address=16 * MiB,
+            pool_resident=ROBOTICS_POOL_RESIDENT,
+            config_extra=scaled_arrays_extra,
         ),
         options=ROBOTICS_OPTIONS,
         envpool_names=ROBOTICS_ENVPOOL_NAMES,
