@@ -6,14 +6,16 @@
 #include "envs/robotics/adroit/hammer.h"
 #include "envs/robotics/adroit/pen.h"
 #include "envs/robotics/adroit/relocate.h"
+#include "envs/robotics/robot_params.h"
 
 namespace envpool_x {
 
+// Each with its per-env parameters (robot_params.h).
 void BindRoboticsAdroit(py::module_& m) {
-  BindEnv<AdroitHandDoor>(m);
-  BindEnv<AdroitHandHammer>(m);
-  BindEnv<AdroitHandPen>(m);
-  BindEnv<AdroitHandRelocate>(m);
+  BindEnv<WithRobotParams<AdroitHandDoor>>(m);
+  BindEnv<WithRobotParams<AdroitHandHammer>>(m);
+  BindEnv<WithRobotParams<AdroitHandPen>>(m);
+  BindEnv<WithRobotParams<AdroitHandRelocate>>(m);
 }
 
 }  // namespace envpool_x

@@ -5,17 +5,19 @@
 #include "envs/robotics/hand/egg.h"
 #include "envs/robotics/hand/pen.h"
 #include "envs/robotics/hand/reach.h"
+#include "envs/robotics/robot_params.h"
 
 namespace envpool_x {
 
+// Each with its per-env parameters (robot_params.h).
 void BindRoboticsHand(py::module_& m) {
-  BindEnv<HandReach>(m);
-  BindEnv<HandManipulateBlock>(m);
-  BindEnv<HandManipulateBlockTouchSensors>(m);
-  BindEnv<HandManipulateEgg>(m);
-  BindEnv<HandManipulateEggTouchSensors>(m);
-  BindEnv<HandManipulatePen>(m);
-  BindEnv<HandManipulatePenTouchSensors>(m);
+  BindEnv<WithRobotParams<HandReach>>(m);
+  BindEnv<WithRobotParams<HandManipulateBlock>>(m);
+  BindEnv<WithRobotParams<HandManipulateBlockTouchSensors>>(m);
+  BindEnv<WithRobotParams<HandManipulateEgg>>(m);
+  BindEnv<WithRobotParams<HandManipulateEggTouchSensors>>(m);
+  BindEnv<WithRobotParams<HandManipulatePen>>(m);
+  BindEnv<WithRobotParams<HandManipulatePenTouchSensors>>(m);
 }
 
 }  // namespace envpool_x

@@ -1,13 +1,14 @@
-"""Per-env parameters of the gymnasium-robotics tasks (docs/params.md): set_params
-equals the config bit for bit, gymnasium-robotics' env with its model arrays
-scaled the same way (after make, so that its _env_setup warm-up is the task's
-own, as ours) is the oracle over a whole episode, and the memory estimate
-counts the scaled arrays."""
+"""Per-env parameters of the gymnasium-robotics tasks (Fetch, Shadow Hand,
+Adroit; docs/params.md): set_params equals the config bit for bit,
+gymnasium-robotics' env with its model arrays scaled the same way (after make,
+so that its _env_setup warm-up is the task's own, as ours) is the oracle over a
+whole episode, and the memory estimate counts the scaled arrays."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
+from adroit_helpers import set_oracle_state as set_adroit_state
 from model_param_helpers import VALUES, assert_same, scale_model, trajectory
 from robotics_helpers import load_oracle, make_oracle, set_oracle_state
 
@@ -26,7 +27,15 @@ load_oracle(mujoco, gym, pytest.importorskip("gymnasium_robotics"))
 ATOL = 1e-15
 
 
-@pytest.mark.parametrize("task_id", ["FetchPush-v4", "FetchPickAndPlaceDense-v4"])
+@pytest.mark.parametrize(
+    "task_id",
+    [
+        "FetchPush-v4",
+        "FetchPickAndPlaceDense-v4",
+        "HandManipulateEggRotate-v1",
+        "AdroitHandDoor-v1",
+    ],
+)
 def test_set_params_equals_config(task_id: str) -> None:
     """Envs 0 and 1 set to VALUES step bit for bit as a pool made with them
     over several episodes; env 2, left at 1, as a default pool's."""
@@ -46,29 +55,72 @@ def test_set_params_equals_config(task_id: str) -> None:
         env.close()
 
 
-@pytest.mark.parametrize("task_id", ["FetchPush-v4", "FetchSlideDense-v4"])
+def _steps_to_truncation(ours: object, theirs: object, check: object, seed: int = 4) -> None:
+    """Step both with the same random actions until their time limit; `check`
+    compares each step's results."""
+    rng = np.random.default_rng(seed)
+    size = theirs.action_space.shape[0]  # type: ignore[attr-defined]
+    for step in range(1000):
+        a = rng.uniform(-1, 1, size).astype(np.float32)
+        result = ours.step(a[None])  # type: ignore[attr-defined]
+        t_result = theirs.step(a)  # type: ignore[attr-defined]
+        check(f"step {step}", result, t_result)  # type: ignore[operator]
+        if t_result[3]:
+            assert result[3][0], f"step {step}: ours not truncated"
+            return
+        assert not result[3][0], f"step {step}: ours truncated early"
+    raise AssertionError("no time limit within 1000 steps")
+
+
+def _reward_close(where: str, reward: np.ndarray, t_reward: float) -> None:
+    expected = np.float32(t_reward)
+    assert abs(reward[0] - expected) <= np.spacing(np.abs(expected)), f"{where}: reward"
+
+
+@pytest.mark.parametrize(
+    "task_id", ["FetchPush-v4", "FetchSlideDense-v4", "HandManipulateBlock-v1"]
+)
 def test_matches_gymnasium_robotics_with_the_model_scaled(task_id: str) -> None:
     """From our reset state, set into gymnasium-robotics' env whose model
     arrays are scaled as VALUES: a whole episode of random actions agrees
-    (the observation's dt-scaled velocities read the scaled timestep on both
-    sides)."""
+    (Fetch's dt-scaled velocities read the scaled timestep on both sides)."""
     ours = envpool_x.make_gymnasium(task_id, num_envs=1, seed=1, **VALUES)
     theirs = make_oracle(task_id)
     theirs.reset(seed=1)
     scale_model(theirs.unwrapped.model, VALUES)
-    obs, _ = ours.reset()
+    ours.reset()
     set_oracle_state(theirs, ours.get_state(0))
-    rng = np.random.default_rng(4)
-    for step in range(family.FETCH_EPISODE_STEPS):
-        a = rng.uniform(-1, 1, 4).astype(np.float32)
-        obs, reward, _, truncated, info = ours.step(a[None])
-        t_obs, t_reward, _, t_truncated, t_info = theirs.step(a)
+
+    def check(where: str, result: tuple, t_result: tuple) -> None:
+        obs, reward, _, _, info = result
+        t_obs, t_reward, _, _, t_info = t_result
         for key in ("achieved_goal", "desired_goal", "observation"):
             diff = float(np.max(np.abs(obs[key][0] - t_obs[key])))
-            assert diff <= ATOL, f"step {step}: {key} differs by {diff}"
-        assert abs(reward[0] - np.float32(t_reward)) <= np.spacing(np.abs(np.float32(t_reward)))
-        assert info["is_success"][0] == t_info["is_success"]
-    assert truncated[0] and t_truncated
+            assert diff <= ATOL, f"{where}: {key} differs by {diff}"
+        _reward_close(where, reward, t_reward)
+        assert info["is_success"][0] == t_info["is_success"], f"{where}: is_success"
+
+    _steps_to_truncation(ours, theirs, check)
+    ours.close()
+
+
+def test_adroit_matches_gymnasium_robotics_with_the_model_scaled() -> None:
+    """The same for an Adroit task (plain Box observation, bit for bit)."""
+    ours = envpool_x.make_gymnasium("AdroitHandRelocate-v1", num_envs=1, seed=2, **VALUES)
+    theirs = make_oracle("AdroitHandRelocate-v1")
+    theirs.reset(seed=2)
+    scale_model(theirs.unwrapped.model, VALUES)
+    ours.reset()
+    set_adroit_state(theirs, ours.get_state(0))
+
+    def check(where: str, result: tuple, t_result: tuple) -> None:
+        obs, reward, _, _, info = result
+        t_obs, t_reward, _, _, t_info = t_result
+        assert np.array_equal(obs[0], t_obs), f"{where}: observation"
+        _reward_close(where, reward, t_reward)
+        assert bool(info["success"][0]) == bool(t_info["success"]), f"{where}: success"
+
+    _steps_to_truncation(ours, theirs, check)
     ours.close()
 
 

@@ -117,6 +117,9 @@ class RobotEnv {
     return id;
   }
 
+  // This env's own shallow model copy (robot_params.h scales its arrays).
+  mjModel* ParamModel() { return model_.get(); }
+
   // MujocoRobotEnv._mujoco_step.
   void Simulate() {
     for (int k = 0; k < n_substeps_; ++k) mj_step(model_.get(), data_.get());

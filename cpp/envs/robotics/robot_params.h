@@ -1,5 +1,6 @@
 // The per-env parameters of gymnasium-robotics' tasks (docs/params.md):
-// model_params.h's scales on the env's own shallow model copy, the timestep's
+// model_params.h's scales on the env's own shallow model copy (Env::ParamModel:
+// RobotEnv's for Fetch and the Shadow Hand, AdroitEnv's), the timestep's
 // too, mid-episode as well (each step starts with mj_step, which reads the model
 // afresh; Dt() reads the timestep, as gymnasium-robotics' dt does). Applied
 // after the task's constructor, so that its warm-up (_env_setup, cached per
@@ -39,7 +40,7 @@ class WithRobotParams : public Env {
   }
 
   void SetParams(const double* values) {
-    mujoco_detail::ScaleOwnModel(&arrays_, this->model_.get(), values, /*timestep=*/true);
+    mujoco_detail::ScaleOwnModel(&arrays_, this->ParamModel(), values, /*timestep=*/true);
   }
 
  private:

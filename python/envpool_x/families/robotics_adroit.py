@@ -22,6 +22,7 @@ from envpool_x import _core
 from envpool_x.envpool_names import EnvPoolNames, Fixed, Unsupported
 from envpool_x.families.robotics import resolver
 from envpool_x.options import TEXT, Choice, OptionTable
+from envpool_x.params import scaled_arrays_extra, with_built_param_options
 from envpool_x.registration import (
     Family,
     FamilyMemory,
@@ -78,10 +79,13 @@ def adroit_id(name: str, reward_type: str) -> str:
 
 ADROIT_OPTIONS: dict[str, OptionTable] = {
     task.name: OptionTable(
-        {
-            "xml_file": TEXT,
-            "reward_type": Choice(*REWARD_TYPES, note="the id's Sparse suffix: sparse"),
-        }
+        with_built_param_options(
+            task.name,
+            {
+                "xml_file": TEXT,
+                "reward_type": Choice(*REWARD_TYPES, note="the id's Sparse suffix: sparse"),
+            },
+        )
     )
     for task in ADROIT_TASKS
 }
@@ -121,7 +125,9 @@ declare_family(
         # 8.3 MiB of address space (mjData and its arena, the model arrays
         # each env edits), as the growth of VmRSS / VmSize from a 36-env to a
         # 260-env pool after a reset and two steps; declared about 1.1x that.
-        memory=FamilyMemory(env_resident=432 * KiB, env_address=10 * MiB),
+        memory=FamilyMemory(
+            env_resident=432 * KiB, env_address=10 * MiB, config_extra=scaled_arrays_extra
+        ),
         options=ADROIT_OPTIONS,
         envpool_names={task.name: _envpool_names(task) for task in ADROIT_TASKS},
     )

@@ -21,6 +21,7 @@ import numpy as np
 from envpool_x.envpool_names import EnvPoolNames, Fixed, Unsupported
 from envpool_x.families import robotics
 from envpool_x.options import TEXT, Choice, OptionTable
+from envpool_x.params import with_built_param_options
 from envpool_x.registration import KiB, register_alias, register_if_built
 
 #: gymnasium-robotics' time limits of the hand tasks.
@@ -228,7 +229,9 @@ def _manipulate_goal_reward(hand_object: HandObject) -> Any:
 
 _REWARD = Choice(*robotics.REWARD_TYPES, note="the id's Dense suffix: dense")
 HAND_OPTIONS: dict[str, OptionTable] = {
-    "HandReach": OptionTable({"xml_file": TEXT, "reward_type": _REWARD})
+    "HandReach": OptionTable(
+        with_built_param_options("HandReach", {"xml_file": TEXT, "reward_type": _REWARD})
+    )
 }
 for _obj in OBJECTS.values():
     _table = {
@@ -239,9 +242,12 @@ for _obj in OBJECTS.values():
             *TARGET_ROTATIONS, note="the id's: RotateZ z, RotateParallel parallel, else xyz"
         ),
     }  # fmt: skip
-    HAND_OPTIONS[_obj.pool] = OptionTable(_table)
+    HAND_OPTIONS[_obj.pool] = OptionTable(with_built_param_options(_obj.pool, _table))
     HAND_OPTIONS[_obj.pool + "TouchSensors"] = OptionTable(
-        {**_table, "touch_get_obs": Choice(*TOUCH_OBS, note="_BooleanTouchSensors: boolean")}
+        with_built_param_options(
+            _obj.pool + "TouchSensors",
+            {**_table, "touch_get_obs": Choice(*TOUCH_OBS, note="_BooleanTouchSensors: boolean")},
+        )
     )
 
 

@@ -144,6 +144,9 @@ class AdroitEnv : public MujocoEnvBase {
   }
 
  protected:
+  // This env's own shallow model copy (robot_params.h scales its arrays).
+  mjModel* ParamModel() { return own_.get(); }
+
   static constexpr unsigned kStateSig = mjSTATE_INTEGRATION;
 
   // reset_model's draws (they edit this env's model).
