@@ -9,7 +9,8 @@
 
 namespace envpool_x {
 
-void BindRoboticsAdroit(py::module_& m);  // robotics_adroit.cpp
+void BindRoboticsAdroit(py::module_& m);   // robotics_adroit.cpp
+void BindRoboticsKitchen(py::module_& m);  // robotics_kitchen.cpp
 
 void BindRobotics(py::module_& m) {
   BindEnv<FetchReach>(m);
@@ -17,6 +18,7 @@ void BindRobotics(py::module_& m) {
   BindEnv<FetchSlide>(m);
   BindEnv<FetchPickAndPlace>(m);
   BindRoboticsAdroit(m);
+  BindRoboticsKitchen(m);
 }
 
 }  // namespace envpool_x
