@@ -15,6 +15,7 @@ from envpool_x.families import craftax  # noqa: I001
 from envpool_x.families import metaworld  # noqa: I001
 from envpool_x.families import robotics  # noqa: I001
 from envpool_x.families import robotics_adroit  # noqa: I001
+from envpool_x.families import robotics_kitchen  # noqa: I001
 
 __all__ = [
     "atari",
@@ -31,6 +32,7 @@ __all__ = [
     "procgen",
     "robotics",
     "robotics_adroit",
+    "robotics_kitchen",
     "testing",
     "toy_text",
 ]
