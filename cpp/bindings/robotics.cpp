@@ -11,8 +11,9 @@
 
 namespace envpool_x {
 
-void BindRoboticsAdroit(py::module_& m);  // robotics_adroit.cpp
-void BindRoboticsHand(py::module_& m);    // cpp/bindings/robotics_hand.cpp
+void BindRoboticsAdroit(py::module_& m);   // robotics_adroit.cpp
+void BindRoboticsHand(py::module_& m);     // robotics_hand.cpp
+void BindRoboticsKitchen(py::module_& m);  // robotics_kitchen.cpp
 
 void BindRobotics(py::module_& m) {
   BindEnv<WithRobotParams<FetchReach>>(m);
@@ -21,6 +22,7 @@ void BindRobotics(py::module_& m) {
   BindEnv<WithRobotParams<FetchPickAndPlace>>(m);
   BindRoboticsAdroit(m);
   BindRoboticsHand(m);
+  BindRoboticsKitchen(m);
 }
 
 }  // namespace envpool_x

@@ -15,6 +15,7 @@ from envpool_x.backends.contract import DevicePool, Pool
 from envpool_x.goal_env import GoalMethods
 from envpool_x.gymnasium_single_env import GymnasiumSingleEnv
 from envpool_x.legacy_seed import pending_seed
+from envpool_x.nested_obs import result_hook
 from envpool_x.params import ParamsMixin, add_params_info, params_info_names, set_params
 from envpool_x.render import RENDER_MODES, FrameSource, render
 from envpool_x.spec import EnvSpec
@@ -103,8 +104,10 @@ class GymnasiumEnvPool(ParamsMixin, GoalMethods, gymnasium.vector.VectorEnv, gym
         # params_info=True: the parameter names whose values info["params"] carries.
         self._params_info = params_info_names(spec, self._pool)
         # Info keys the family derives from the engine's (Craftax's Achievements/...).
-        self._info_extras = (
-            spec.entry.declaration.info_extras if spec.backend.host_results else None
+        # and the grouping of "group.key" fields into nested Dicts (nested_obs).
+        self._info_extras = result_hook(
+            [o["name"] for o in spec._desc["obs"]],
+            spec.entry.declaration.info_extras if spec.backend.host_results else None,
         )
 
     def __len__(self) -> int:

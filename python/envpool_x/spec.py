@@ -15,6 +15,7 @@ from envpool_x.backends.arrays import ARRAY_BACKENDS
 from envpool_x.backends.checks import seed_list
 from envpool_x.backends.contract import AutoresetMode, Backend
 from envpool_x.envpool_names import EnvPoolNames
+from envpool_x.nested_obs import nested_space
 from envpool_x.options import check_env_types, check_options
 from envpool_x.params import ParamInfo, task_params
 from envpool_x.registration import TaskEntry, lookup
@@ -273,13 +274,13 @@ class EnvSpec:
         if len(obs) == 1 and obs[0]["name"] == "obs":
             self.observation_space: spaces.Space[Any] = _space(obs[0])
         else:
-            # An OrderedDict keeps the env's field order (gymnasium sorts a plain
-            # dict's keys); dm_control and EnvPool list the fields in task order.
+            # An OrderedDict keeps the env's field order (gymnasium sorts a plain dict's).
             self.observation_space = spaces.Dict(
                 collections.OrderedDict((o["name"], _space(o)) for o in obs)
             )
         # The array form, as the engine returns it (dm_env keeps this one).
         self.array_observation_space = self.observation_space
+        self.observation_space = nested_space(self.observation_space)  # "group.key" fields
         self.obs_tuple = entry.obs_tuple
         if entry.obs_tuple:
             md = self.observation_space
@@ -403,7 +404,7 @@ _OBS_TUPLES: dict[tuple[str, ...], type] = {}
 def observation_tuple(names: tuple[str, ...]) -> type:
     """A (cached) namedtuple class for dm_env observations with these fields."""
     if names not in _OBS_TUPLES:
-        fields = [n.replace("/", "_") for n in names]
+        fields = [n.replace("/", "_").replace(".", "_").replace(" ", "_") for n in names]
         _OBS_TUPLES[names] = collections.namedtuple("Observation", fields)  # type: ignore[misc]
     return _OBS_TUPLES[names]
 

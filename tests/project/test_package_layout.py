@@ -31,6 +31,7 @@ FAMILIES.append("craftax")
 FAMILIES.append("metaworld")
 FAMILIES.append("robotics")
 FAMILIES.append("robotics_adroit")
+FAMILIES.append("robotics_kitchen")
 #: The longest a module of the package may be (the bound tests/project/test_cpp_layout.py
 #: sets for C++ files): a longer one holds more than one concern.
 MAX_LINES = 420

@@ -16,6 +16,7 @@ from envpool_x.families import metaworld  # noqa: I001
 from envpool_x.families import robotics  # noqa: I001
 from envpool_x.families import robotics_adroit  # noqa: I001
 from envpool_x.families import robotics_hand  # noqa: I001
+from envpool_x.families import robotics_kitchen  # noqa: I001
 
 __all__ = [
     "atari",
@@ -33,6 +34,7 @@ __all__ = [
     "robotics",
     "robotics_adroit",
     "robotics_hand",
+    "robotics_kitchen",
     "testing",
     "toy_text",
 ]
