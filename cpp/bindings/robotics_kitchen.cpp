@@ -2,10 +2,13 @@
 // BindRobotics; the model path and franka_config.xml's values (from the
 // installed gymnasium_robotics package) are filled by Python.
 #include "bindings/pool_binding.h"
+#include "envs/mujoco/mujoco_params.h"
 #include "envs/robotics/kitchen/franka_kitchen.h"
 
 namespace envpool_x {
 
-void BindRoboticsKitchen(py::module_& m) { BindEnv<FrankaKitchen>(m); }
+// With the MuJoCo tasks' per-env parameters (mujoco_params.h): the env runs on
+// its task's shared model, as they do.
+void BindRoboticsKitchen(py::module_& m) { BindEnv<WithMujocoParams<FrankaKitchen>>(m); }
 
 }  // namespace envpool_x

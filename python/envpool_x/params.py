@@ -123,9 +123,10 @@ def with_built_param_options(pool_name: str, options: Mapping[str, Option]) -> d
 
 def scaled_arrays_extra(pool_name: str, config: Mapping[str, Any]) -> tuple[int, int]:
     """A family's ``config_extra`` (:class:`envpool_x.registration.FamilyMemory`)
-    for envs that own a shallow model copy already (Meta-World, robotics): the
-    scaled model arrays one env holds when its config sets a per-env parameter
-    other than 1; (0, 0) when all are 1."""
+    for the MuJoCo-based families: what one env's model copy takes when its
+    config sets a per-env parameter other than 1 (the pool class's
+    ``param_copy_bytes``: the scaled arrays, and a shallow ``mjModel`` where the
+    env shares its task's model otherwise); (0, 0) when all are 1."""
     from envpool_x.families.mujoco_memory import scaled_model_bytes
 
     extra = scaled_model_bytes(pool_name, config)

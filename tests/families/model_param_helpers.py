@@ -48,7 +48,7 @@ def scale_model(model: Any, values: dict[str, float]) -> None:
 def _flat(obs: Any) -> np.ndarray:
     """A batch's observation as one row per env (a Dict's keys in order)."""
     if isinstance(obs, dict):
-        return np.concatenate([obs[k].reshape(len(obs[k]), -1) for k in sorted(obs)], axis=1)
+        return np.concatenate([_flat(obs[k]) for k in sorted(obs)], axis=1)
     return obs.reshape(len(obs), -1)
 
 

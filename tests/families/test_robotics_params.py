@@ -1,5 +1,5 @@
 """Per-env parameters of the gymnasium-robotics tasks (Fetch, Shadow Hand,
-Adroit; docs/params.md): set_params equals the config bit for bit,
+Adroit, Kitchen; docs/params.md): set_params equals the config bit for bit,
 gymnasium-robotics' env with its model arrays scaled the same way (after make,
 so that its _env_setup warm-up is the task's own, as ours) is the oracle over a
 whole episode, and the memory estimate counts the scaled arrays."""
@@ -34,6 +34,7 @@ ATOL = 1e-15
         "FetchPickAndPlaceDense-v4",
         "HandManipulateEggRotate-v1",
         "AdroitHandDoor-v1",
+        "FrankaKitchen-v1",
     ],
 )
 def test_set_params_equals_config(task_id: str) -> None:

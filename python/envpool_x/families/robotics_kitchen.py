@@ -28,6 +28,7 @@ from envpool_x import _core
 from envpool_x.envpool_names import EnvPoolNames, Fixed, Unsupported
 from envpool_x.families.robotics import ROBOTICS_VERSION, assets_dir, resolver
 from envpool_x.options import BOOL, TEXT, Float, Option, OptionTable
+from envpool_x.params import scaled_arrays_extra, with_built_param_options
 from envpool_x.registration import (
     Family,
     FamilyMemory,
@@ -163,15 +164,20 @@ def add_kitchen_info(result: Any) -> None:
 
 
 KITCHEN_OPTIONS = OptionTable(
-    {
-        "xml_file": TEXT,
-        "franka_config": Option("any", note="filled from gymnasium-robotics' franka_config.xml"),
-        "tasks_to_complete": Option("any", note=f"a non-empty list of {list(KITCHEN_TASKS)}"),
-        "terminate_on_tasks_completed": BOOL,
-        "remove_task_when_completed": BOOL,
-        "robot_noise_ratio": Float(0.0),
-        "object_noise_ratio": Float(0.0),
-    }
+    with_built_param_options(
+        "FrankaKitchen",
+        {
+            "xml_file": TEXT,
+            "franka_config": Option(
+                "any", note="filled from gymnasium-robotics' franka_config.xml"
+            ),
+            "tasks_to_complete": Option("any", note=f"a non-empty list of {list(KITCHEN_TASKS)}"),
+            "terminate_on_tasks_completed": BOOL,
+            "remove_task_when_completed": BOOL,
+            "robot_noise_ratio": Float(0.0),
+            "object_noise_ratio": Float(0.0),
+        },
+    )
 )
 
 KITCHEN_NAMES = EnvPoolNames(
@@ -197,7 +203,9 @@ declare_family(
         # Measured per env: 218 KiB resident, 55.6 MiB of address space (mjData's
         # arena for this model), as the growth of VmRSS / VmSize from a 20-env to
         # a 220-env pool after a reset and two steps; declared about 1.1x that.
-        memory=FamilyMemory(env_resident=240 * KiB, env_address=62 * MiB),
+        memory=FamilyMemory(
+            env_resident=240 * KiB, env_address=62 * MiB, config_extra=scaled_arrays_extra
+        ),
         options={"FrankaKitchen": KITCHEN_OPTIONS},
         envpool_names={"FrankaKitchen": KITCHEN_NAMES},
         info_extras=add_kitchen_info,
