@@ -56,9 +56,8 @@ def _oracle_env(task: str) -> Any:
     process too)."""
     import gymnasium
     import gymnasium_robotics
-    from robotics_helpers import load_oracle
-
     import mujoco
+    from robotics_helpers import load_oracle
 
     load_oracle(mujoco, gymnasium, gymnasium_robotics)
     return gymnasium.make(task)

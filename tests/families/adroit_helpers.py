@@ -7,9 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
 import mujoco
+import numpy as np
 
 SIG = mujoco.mjtState.mjSTATE_INTEGRATION
 

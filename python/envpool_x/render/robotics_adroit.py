@@ -34,9 +34,8 @@ class AdroitFrames:
     """Draws one Adroit task's frames from our state."""
 
     def __init__(self, task: str, xml_file: str) -> None:
-        from gymnasium.envs.mujoco.mujoco_rendering import MujocoRenderer
-
         import mujoco
+        from gymnasium.envs.mujoco.mujoco_rendering import MujocoRenderer
 
         self._mujoco = mujoco
         self._model = mujoco.MjModel.from_xml_path(xml_file)

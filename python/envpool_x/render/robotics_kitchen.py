@@ -25,9 +25,8 @@ class KitchenFrames:
     observed robot positions, which do not change the frame)."""
 
     def __init__(self, xml_file: str) -> None:
-        from gymnasium.envs.mujoco.mujoco_rendering import MujocoRenderer
-
         import mujoco
+        from gymnasium.envs.mujoco.mujoco_rendering import MujocoRenderer
 
         self._model = mujoco.MjModel.from_xml_path(xml_file)
         self._model.vis.global_.offwidth = SIZE
