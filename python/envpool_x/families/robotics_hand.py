@@ -341,7 +341,7 @@ def register_hand_tasks() -> None:
             "robotics",
             REACH_EPISODE_STEPS,
             reward_threshold=0.0,
-            resolve=robotics._resolver("hand", "reach.xml"),
+            resolve=robotics.resolver("hand", "reach.xml"),
             reward_type=reward_type,
         )
         if built:
@@ -364,7 +364,7 @@ def register_hand_tasks() -> None:
                     "robotics",
                     MANIPULATE_EPISODE_STEPS,
                     reward_threshold=0.0,
-                    resolve=robotics._resolver("hand", task.hand_object.xml(touch is not None)),
+                    resolve=robotics.resolver("hand", task.hand_object.xml(touch is not None)),
                     reward_type=reward_type,
                     target_position=task.target_position,
                     target_rotation=task.target_rotation,
