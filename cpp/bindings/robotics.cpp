@@ -9,11 +9,14 @@
 
 namespace envpool_x {
 
+void BindRoboticsMaze(py::module_& m);  // robotics_maze.cpp
+
 void BindRobotics(py::module_& m) {
   BindEnv<FetchReach>(m);
   BindEnv<FetchPush>(m);
   BindEnv<FetchSlide>(m);
   BindEnv<FetchPickAndPlace>(m);
+  BindRoboticsMaze(m);
 }
 
 }  // namespace envpool_x

@@ -14,6 +14,7 @@ from envpool_x.families import procgen  # noqa: I001
 from envpool_x.families import craftax  # noqa: I001
 from envpool_x.families import metaworld  # noqa: I001
 from envpool_x.families import robotics  # noqa: I001
+from envpool_x.families import robotics_maze  # noqa: I001
 
 __all__ = [
     "atari",
@@ -29,6 +30,7 @@ __all__ = [
     "multi_agent",
     "procgen",
     "robotics",
+    "robotics_maze",
     "testing",
     "toy_text",
 ]

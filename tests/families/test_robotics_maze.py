@@ -1,0 +1,269 @@
+"""PointMaze and AntMaze against gymnasium-robotics 1.4.2, on the same MuJoCo.
+
+The model: our XML (written from the robot's XML and the map) loads into
+gymnasium-robotics' model, array for array. Episodes: our env resets, its
+state (MuJoCo's integration state and the goal) is set into
+gymnasium-robotics' env, and both step the same float32 random actions (some
+beyond [-1, 1]) for a whole episode: the same MuJoCo calls in the same order,
+so observations are equal bit for bit, rewards are gymnasium-robotics'
+float64 as float32, success / terminated / truncated equal. Resets draw the
+goal and the start from our seed stream: their distributions (per
+coordinate, two-sample Kolmogorov-Smirnov; and the cells' frequencies) are
+compared with gymnasium-robotics' over many resets.
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+from robotics_helpers import load_oracle, set_oracle_state
+
+import envpool_x
+from conftest import ci_sample
+from envpool_x.families import robotics_maze as family
+
+if not family.has_mazes():
+    pytest.skip("envpool_x was built without the robotics tasks", allow_module_level=True)
+mujoco = pytest.importorskip("mujoco")
+gym = pytest.importorskip("gymnasium")
+load_oracle(mujoco, gym, pytest.importorskip("gymnasium_robotics"))
+from gymnasium_robotics.envs.maze import maps as oracle_maps  # noqa: E402
+
+POINT, ANT_V4, ANT_V5 = family.ROBOTS
+TASK = {task.stem: task for task in family.MAZE_TASKS}
+IDS = [
+    family.maze_id(robot, task, reward)
+    for robot in family.ROBOTS
+    for task in family.MAZE_TASKS
+    for reward in family.REWARD_TYPES
+]
+#: The default run: both robots, each kind of map, both rewards.
+DEFAULT_IDS = {
+    "PointMaze_UMaze-v3",
+    "PointMaze_Medium_Diverse_GRDense-v3",
+    "PointMaze_Large_Diverse_G-v3",
+    "AntMaze_UMazeDense-v5",
+    "AntMaze_Open_Diverse_GR-v4",
+}
+
+
+def test_every_gymnasium_robotics_maze_id_is_registered() -> None:
+    """Every PointMaze and AntMaze id but AntMaze's -v3 (not ported: named so)."""
+    theirs = {i for i in gym.registry if i.startswith(("PointMaze_", "AntMaze_"))}
+    v3 = {i for i in theirs if i.startswith("AntMaze_") and i.endswith("-v3")}
+    assert theirs - v3 == set(IDS)
+    assert set(IDS) <= set(envpool_x.list_all_envs())
+    with pytest.raises(NotImplementedError, match="v3"):
+        envpool_x.make_spec(sorted(v3)[0])
+
+
+@pytest.mark.parametrize("name", sorted(family.MAPS))
+def test_maps_are_gymnasium_robotics_maps(name: str) -> None:
+    rows = ["".join(str(cell) for cell in row) for row in getattr(oracle_maps, name)]
+    assert list(family.MAPS[name]) == rows
+
+
+def _arrays(model: object) -> dict[str, np.ndarray]:
+    names = ("geom_pos", "geom_size", "geom_rgba", "geom_type", "geom_contype",
+             "geom_conaffinity", "site_pos", "site_size", "site_rgba", "body_pos", "body_mass",
+             "qpos0", "actuator_gear")  # fmt: skip
+    out = {name: np.array(getattr(model, name)) for name in names}
+    out["counts"] = np.array([model.nq, model.nv, model.nbody, model.ngeom, model.nsite])  # type: ignore[attr-defined]
+    out["timestep"] = np.array(model.opt.timestep)  # type: ignore[attr-defined]
+    return out
+
+
+@pytest.mark.parametrize(
+    "task_id", ["PointMaze_Large_Diverse_G-v3", "AntMaze_Medium-v5", "AntMaze_UMaze-v4"]
+)
+def test_model_and_spaces_are_gymnasium_robotics(task_id: str) -> None:
+    ours = envpool_x.make_gymnasium(task_id, num_envs=1)
+    theirs = gym.make(task_id)
+    model = mujoco.MjModel.from_xml_path(ours.spec.config.xml_file)
+    mine, other = _arrays(model), _arrays(theirs.unwrapped.model)
+    for key in mine:
+        assert np.array_equal(mine[key], other[key]), f"{key} differs"
+    assert ours.single_observation_space == theirs.observation_space
+    assert ours.single_action_space == theirs.action_space
+    assert ours.spec.max_episode_steps == theirs.spec.max_episode_steps
+
+
+def _compare(where: str, ours: dict, theirs: dict) -> None:
+    for key in ("achieved_goal", "desired_goal", "observation"):
+        assert np.array_equal(ours[key][0], theirs[key]), (
+            f"{where}: {key} {ours[key][0]} vs {theirs[key]}"
+        )
+
+
+def _episode(task_id: str, seed: int, near_goal: bool, **options: bool) -> dict[str, int]:
+    """One whole episode of ours beside gymnasium-robotics' from our reset state."""
+    ours = envpool_x.make_gymnasium(task_id, num_envs=1, seed=seed, **options)
+    theirs = gym.make(task_id, **options)
+    theirs.reset(seed=seed)
+    raw = theirs.unwrapped
+    obs, info = ours.reset()
+    state = ours.get_state(0)
+    if near_goal:
+        # A goal 0.3 from the start, set into both: the success branch runs.
+        state[-2:] = obs["achieved_goal"][0] + np.array([0.3, 0.0])
+        ours._pool.set_state(0, state)
+    set_oracle_state(theirs, state)
+    counts = {"successes": 0, "goal_updates": 0, "steps": 0}
+    rng = np.random.default_rng(seed)
+    size = ours.single_action_space.shape[0]
+    for t in range(theirs.spec.max_episode_steps):
+        action = rng.uniform(-1.2, 1.2, size=size).astype(np.float32)
+        goal_before = raw.goal.copy()
+        obs, reward, terminated, truncated, info = ours.step(action[None])
+        t_obs, t_reward, t_terminated, t_truncated, t_info = theirs.step(action)
+        where = f"{task_id} seed {seed} step {t}"
+        _compare(where, obs, t_obs)
+        assert reward.dtype == np.float32
+        assert reward[0] == np.float32(t_reward), f"{where}: reward {reward[0]} vs {t_reward}"
+        assert bool(info["success"][0]) == t_info["success"], f"{where}: success"
+        assert info["is_success"][0] == float(t_info["success"])
+        assert bool(terminated[0]) == t_terminated, f"{where}: terminated"
+        assert bool(truncated[0]) == t_truncated, f"{where}: truncated"
+        counts["successes"] += int(t_info["success"])
+        counts["steps"] += 1
+        if not np.array_equal(raw.goal, goal_before):
+            # reset_target drew a new goal in each (from each one's stream):
+            # both are 0.45 or more away; ours goes on in the oracle.
+            counts["goal_updates"] += 1
+            mine = ours.get_state(0)[-2:]
+            assert not np.array_equal(mine, goal_before), f"{where}: our goal was not redrawn"
+            assert np.linalg.norm(mine - t_obs["achieved_goal"]) > family.GOAL_RADIUS
+            raw.goal = mine.copy()
+        if terminated[0] or truncated[0]:
+            break
+    return counts
+
+
+@pytest.mark.parametrize("task_id", ci_sample(IDS, DEFAULT_IDS))
+def test_episode_from_the_same_state(task_id: str) -> None:
+    far = _episode(task_id, 0, near_goal=False)
+    near = _episode(task_id, 1, near_goal=True)
+    assert far["steps"] == gym.spec(task_id).max_episode_steps
+    assert near["successes"] > 0, "no step reached the goal: the success branch went untested"
+
+
+@pytest.mark.parametrize("task_id", ["PointMaze_Open_Diverse_GR-v3", "AntMaze_UMaze-v5"])
+def test_episodic_task_terminates_on_success(task_id: str) -> None:
+    counts = _episode(task_id, 2, near_goal=True, continuing_task=False)
+    assert counts["steps"] < gym.spec(task_id).max_episode_steps
+
+
+def test_reset_target_redraws_a_reached_goal() -> None:
+    counts = _episode("PointMaze_Open_Diverse_GR-v3", 3, near_goal=True, reset_target=True)
+    assert counts["goal_updates"] > 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("task_id", IDS)
+def test_many_episodes(task_id: str) -> None:
+    for seed in range(2, 8):
+        _episode(task_id, seed, near_goal=seed % 2 == 1)
+
+
+def _draws(task_id: str, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Goals and starts (x-y) of ``n`` resets of ours (10 envs, again and again)."""
+    env = envpool_x.make_gymnasium(task_id, num_envs=10, seed=5)
+    goals, starts = [], []
+    for _ in range(n // 10):
+        obs, _ = env.reset()
+        goals.extend(obs["desired_goal"])
+        starts.extend(obs["achieved_goal"])
+    return np.array(goals), np.array(starts)
+
+
+def _oracle_draws(task_id: str, n: int) -> tuple[np.ndarray, np.ndarray]:
+    theirs = gym.make(task_id)
+    theirs.reset(seed=9)
+    goals, starts = [], []
+    for _ in range(n):
+        obs, _ = theirs.reset()
+        goals.append(obs["desired_goal"])
+        starts.append(obs["achieved_goal"])
+    return np.array(goals), np.array(starts)
+
+
+def _cells(xy: np.ndarray, scaling: float) -> np.ndarray:
+    return np.floor(xy / scaling + 0.5).astype(int)  # cell centres are at odd multiples of s/2
+
+
+@pytest.mark.parametrize(
+    "draws", [600, pytest.param(5000, marks=pytest.mark.slow)], ids=lambda n: f"{n}draws"
+)
+@pytest.mark.parametrize(
+    "task_id",
+    ["PointMaze_UMaze-v3", "PointMaze_Large_Diverse_G-v3", "AntMaze_Medium_Diverse_GR-v5"],
+)
+def test_reset_draws_as_gymnasium_robotics(task_id: str, draws: int) -> None:
+    stats = pytest.importorskip("scipy.stats")
+    scaling = 1.0 if task_id.startswith("Point") else 4.0
+    goals, starts = _draws(task_id, draws)
+    t_goals, t_starts = _oracle_draws(task_id, draws)
+    # A start cell is redrawn while within 0.5 s of the goal: never the goal's cell.
+    assert not np.any(np.all(_cells(goals, scaling) == _cells(starts, scaling), axis=1))
+    for ours, theirs, what in ((goals, t_goals, "goal"), (starts, t_starts, "start")):
+        for k in range(2):
+            p = stats.ks_2samp(ours[:, k], theirs[:, k]).pvalue
+            assert p > 1e-3, f"{what}[{k}] distributions differ (p={p})"
+        # The same cells, each within +-0.25 s of its centre.
+        mine = {tuple(c) for c in _cells(ours, scaling)}
+        assert mine == {tuple(c) for c in _cells(theirs, scaling)}, f"{what} cells differ"
+
+
+@pytest.mark.parametrize("task_id", ["PointMaze_UMazeDense-v3", "AntMaze_UMaze-v5"])
+def test_compute_reward_is_gymnasium_robotics(task_id: str) -> None:
+    ours = envpool_x.make_gymnasium(task_id, num_envs=1)
+    theirs = gym.make(task_id).unwrapped
+    rng = np.random.default_rng(0)
+    achieved, desired = rng.uniform(-1, 1, (50, 2)), rng.uniform(-1, 1, (50, 2))
+    mine, want = (
+        ours.compute_reward(achieved, desired, {}),
+        theirs.compute_reward(achieved, desired, {}),
+    )
+    assert mine.dtype == want.dtype and np.array_equal(mine, want)
+    assert ours.compute_terminated(achieved[0], desired[0], {}) is False
+
+
+def test_maze_map_option_forms_and_errors() -> None:
+    rows = [[1, 1, 1, 1], [1, "r", "g", 1], [1, 1, 1, 1]]
+    env = envpool_x.make_gymnasium("PointMaze_UMaze-v3", num_envs=1, maze_map=rows)
+    assert env.spec.config.maze_map == "1111/1rg1/1111"
+    obs, _ = env.reset(seed=0)
+    assert (
+        abs(obs["desired_goal"][0, 0] - 0.5) <= 0.25
+        and abs(obs["achieved_goal"][0, 0] + 0.5) <= 0.25
+    )
+    with pytest.raises(ValueError, match="maze_map"):
+        envpool_x.make_gymnasium("PointMaze_UMaze-v3", num_envs=1, maze_map="NO_SUCH_MAP")
+    with pytest.raises(ValueError, match="cells"):
+        envpool_x.make_gymnasium("PointMaze_UMaze-v3", num_envs=1, maze_map=[[1, 2], [1, 1]])
+
+
+@pytest.mark.skipif(os.environ.get("MUJOCO_GL") != "osmesa", reason="needs MUJOCO_GL=osmesa")
+@pytest.mark.parametrize("task_id", ["PointMaze_Medium-v3", "AntMaze_UMaze-v5"])
+def test_frames_are_gymnasium_robotics_frames(task_id: str) -> None:
+    ours = envpool_x.make_gymnasium(task_id, num_envs=2, render_mode="rgb_array", seed=2)
+    theirs = gym.make(task_id, render_mode="rgb_array")
+    theirs.reset(seed=0)
+    ours.reset()
+    size = ours.single_action_space.shape[0]
+    for _ in range(3):
+        ours.step(np.random.default_rng(0).uniform(-1, 1, (2, size)).astype(np.float32))
+    frames = ours.render(env_ids=[0, 1])
+    for i in range(2):
+        # The goal, its site moved (update_target_site_pos), then the state
+        # (set_oracle_state's mj_forward places the site, as their reset does).
+        state = ours.get_state(i)
+        theirs.unwrapped.goal = state[-2:].copy()
+        theirs.unwrapped.update_target_site_pos()
+        set_oracle_state(theirs, state)
+        want = theirs.render()
+        assert frames[i].shape == want.shape == (480, 480, 3)
+        assert np.array_equal(frames[i], want), f"env {i}: frames differ"
+    assert not np.array_equal(frames[0], frames[1])  # two states, two frames
