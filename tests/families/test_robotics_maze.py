@@ -189,8 +189,14 @@ def _oracle_draws(task_id: str, n: int) -> tuple[np.ndarray, np.ndarray]:
     return np.array(goals), np.array(starts)
 
 
-def _cells(xy: np.ndarray, scaling: float) -> np.ndarray:
-    return np.floor(xy / scaling + 0.5).astype(int)  # cell centres are at odd multiples of s/2
+def _cells(xy: np.ndarray, task_id: str) -> np.ndarray:
+    """The (row, column) of each x-y, as Maze.cell_xy_to_rowcol computes it."""
+    spec = envpool_x.make_spec(task_id)
+    rows = family.map_rows(spec.config.maze_map)
+    s = spec.config.maze_size_scaling
+    i = np.floor((len(rows) / 2 * s - xy[:, 1]) / s)
+    j = np.floor((xy[:, 0] + len(rows[0]) / 2 * s) / s)
+    return np.stack([i, j], axis=1).astype(int)
 
 
 @pytest.mark.parametrize(
@@ -202,18 +208,17 @@ def _cells(xy: np.ndarray, scaling: float) -> np.ndarray:
 )
 def test_reset_draws_as_gymnasium_robotics(task_id: str, draws: int) -> None:
     stats = pytest.importorskip("scipy.stats")
-    scaling = 1.0 if task_id.startswith("Point") else 4.0
     goals, starts = _draws(task_id, draws)
     t_goals, t_starts = _oracle_draws(task_id, draws)
     # A start cell is redrawn while within 0.5 s of the goal: never the goal's cell.
-    assert not np.any(np.all(_cells(goals, scaling) == _cells(starts, scaling), axis=1))
+    assert not np.any(np.all(_cells(goals, task_id) == _cells(starts, task_id), axis=1))
     for ours, theirs, what in ((goals, t_goals, "goal"), (starts, t_starts, "start")):
         for k in range(2):
             p = stats.ks_2samp(ours[:, k], theirs[:, k]).pvalue
             assert p > 1e-3, f"{what}[{k}] distributions differ (p={p})"
         # The same cells, each within +-0.25 s of its centre.
-        mine = {tuple(c) for c in _cells(ours, scaling)}
-        assert mine == {tuple(c) for c in _cells(theirs, scaling)}, f"{what} cells differ"
+        mine = {tuple(c) for c in _cells(ours, task_id)}
+        assert mine == {tuple(c) for c in _cells(theirs, task_id)}, f"{what} cells differ"
 
 
 @pytest.mark.parametrize("task_id", ["PointMaze_UMazeDense-v3", "AntMaze_UMaze-v5"])
@@ -267,3 +272,53 @@ def test_frames_are_gymnasium_robotics_frames(task_id: str) -> None:
         assert frames[i].shape == want.shape == (480, 480, 3)
         assert np.array_equal(frames[i], want), f"env {i}: frames differ"
     assert not np.array_equal(frames[0], frames[1])  # two states, two frames
+
+
+#: Which reset option places which goal.
+CELL = {"desired_goal": "goal_cell", "achieved_goal": "reset_cell"}
+
+
+@pytest.mark.parametrize("task_id", ["PointMaze_Medium-v3", "AntMaze_Large_Diverse_GR-v5"])
+def test_reset_options_place_goal_and_start_cells(task_id: str) -> None:
+    """reset(options={"goal_cell": ..., "reset_cell": ...}) puts them in the
+    cells gymnasium-robotics puts them in; the episode then steps as theirs."""
+    scaling = 1.0 if task_id.startswith("Point") else 4.0
+    options = {"goal_cell": (1, 1), "reset_cell": (6, 6)}
+    ours = envpool_x.make_gymnasium(task_id, num_envs=3, seed=4)
+    theirs = gym.make(task_id)
+    obs, info = ours.reset(options=options)
+    t_obs, _ = theirs.reset(seed=4, options=options)
+    for key in ("desired_goal", "achieved_goal"):
+        assert np.all(_cells(obs[key], task_id) == options[CELL[key]]), key
+        assert np.all(_cells(t_obs[key][None], task_id) == options[CELL[key]]), key
+    assert np.all(np.abs(obs["desired_goal"] - obs["desired_goal"][0]) <= 0.5 * scaling)
+    assert not np.array_equal(obs["desired_goal"][0], obs["desired_goal"][1])  # noise per env
+    for i in range(3):
+        state = ours.get_state(i)
+        assert np.array_equal(state[1:3], obs["achieved_goal"][i])
+        assert np.array_equal(state[-2:], obs["desired_goal"][i])
+    assert not info["success"].any()
+    # The episode from the placed state steps as gymnasium-robotics' from it.
+    set_oracle_state(theirs, ours.get_state(0))
+    rng = np.random.default_rng(0)
+    size = ours.single_action_space.shape[0]
+    actions = rng.uniform(-1, 1, (20, 3, size)).astype(np.float32)
+    for t in range(20):
+        obs, *_ = ours.step(actions[t])
+        t_obs, *_ = theirs.step(actions[t, 0])
+        _compare(f"step {t}", obs, t_obs)
+
+
+def test_reset_options_goal_cell_only_draws_a_start_away_from_it() -> None:
+    env = envpool_x.make_gymnasium("PointMaze_Open-v3", num_envs=50, seed=1)
+    obs, _ = env.reset(options={"goal_cell": (2, 3)})
+    assert np.all(_cells(obs["desired_goal"], "PointMaze_Open-v3") == (2, 3))
+    assert not np.any(np.all(_cells(obs["achieved_goal"], "PointMaze_Open-v3") == (2, 3), axis=1))
+    obs, _ = env.reset(env_id=[3], options={"reset_cell": (1, 1)})  # a subset of the envs
+    assert np.all(_cells(obs["achieved_goal"], "PointMaze_Open-v3") == (1, 1))
+    with pytest.raises(ValueError, match="wall"):
+        env.reset(options={"goal_cell": (0, 0)})
+    with pytest.raises(ValueError, match="outside"):
+        env.reset(options={"reset_cell": (9, 9)})
+    with pytest.raises(ValueError, match="unsupported reset options"):
+        env.reset(options={"goal": (1, 1)})
