@@ -251,7 +251,13 @@ def test_maze_map_option_forms_and_errors() -> None:
 
 
 @pytest.mark.skipif(os.environ.get("MUJOCO_GL") != "osmesa", reason="needs MUJOCO_GL=osmesa")
-@pytest.mark.parametrize("task_id", ["PointMaze_Medium-v3", "AntMaze_UMaze-v5"])
+@pytest.mark.parametrize(
+    "task_id",
+    ci_sample(
+        ["PointMaze_Medium-v3", "PointMaze_Large-v3", "AntMaze_UMaze-v5", "AntMaze_Open-v4"],
+        {"PointMaze_Large-v3", "AntMaze_UMaze-v5"},
+    ),
+)
 def test_frames_are_gymnasium_robotics_frames(task_id: str) -> None:
     ours = envpool_x.make_gymnasium(task_id, num_envs=2, render_mode="rgb_array", seed=2)
     theirs = gym.make(task_id, render_mode="rgb_array")
@@ -322,3 +328,38 @@ def test_reset_options_goal_cell_only_draws_a_start_away_from_it() -> None:
         env.reset(options={"reset_cell": (9, 9)})
     with pytest.raises(ValueError, match="unsupported reset options"):
         env.reset(options={"goal": (1, 1)})
+
+
+@pytest.mark.parametrize("task_id", ["PointMaze_UMaze-v3", "PointMaze_Open_Diverse_GDense-v3"])
+def test_envpool_pointmaze_steps_as_ours(task_id: str) -> None:
+    """EnvPool's PointMaze (the [test] extra's EnvPool) from its reset state,
+    set into ours, steps as ours: a whole episode, bit for bit; its config
+    keys, with its values, are accepted."""
+    envpool = pytest.importorskip("envpool")
+    theirs = envpool.make_gymnasium(task_id, num_envs=4, seed=3)
+    keys = ("maze_map", "reward_type", "continuing_task", "reset_target", "maze_size_scaling",
+            "maze_height", "position_noise_range", "frame_skip", "frame_stack")  # fmt: skip
+    config = {k: getattr(theirs.spec.config, k) for k in keys}
+    ours = envpool_x.make_gymnasium(task_id, num_envs=4, **config)
+    t_obs, _ = theirs.reset()
+    ours.reset()
+    for i in range(4):
+        state = ours.get_state(i)
+        state[1:5] = t_obs["observation"][i]  # after the time: qpos x, y; qvel x, y
+        state[-2:] = t_obs["desired_goal"][i]
+        ours._pool.set_state(i, state)
+    rng = np.random.default_rng(0)
+    successes = 0
+    for t in range(ours.spec.max_episode_steps):
+        action = rng.uniform(-1.2, 1.2, (4, 2)).astype(np.float32)
+        obs, reward, terminated, truncated, info = ours.step(action)
+        t_obs, t_reward, t_terminated, t_truncated, t_info = theirs.step(action)
+        for key in ("observation", "achieved_goal", "desired_goal"):
+            assert np.array_equal(obs[key], t_obs[key]), f"step {t}: {key}"
+        assert np.array_equal(reward, t_reward.astype(np.float32)), f"step {t}: reward"
+        assert np.array_equal(info["success"], t_info["success"].astype(bool)), f"step {t}"
+        assert np.array_equal(truncated, t_truncated) and np.array_equal(terminated, t_terminated)
+        successes += int(info["success"].sum())
+    assert truncated.all()
+    if "Open" in task_id:  # goals all over the open map: random actions reach some
+        assert successes > 0, "the success branch went untested"

@@ -17,10 +17,10 @@ SIZE = 480
 
 def maze_camera(pool: str, rows: int) -> dict[str, Any]:
     """The robot env's default camera: PointMaze's distance 12.5 for maps of
-    more than 8 rows, else 8.8; Ant-v5's distance 4; Ant-v4's MuJoCo default."""
+    more than 8 rows, else 8.8; the Ant's (v4 and v5) distance 4."""
     if pool == "PointMaze":
         return {"distance": 12.5 if rows > 8 else 8.8}
-    return {"distance": 4.0} if pool == "AntMazeV5" else {}
+    return {"distance": 4.0}
 
 
 class MazeFrames:
