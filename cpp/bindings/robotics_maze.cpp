@@ -8,6 +8,7 @@ namespace envpool_x {
 
 void BindRoboticsMaze(py::module_& m) {
   BindEnv<PointMaze>(m);
+  BindEnv<AntMazeV3>(m);
   BindEnv<AntMazeV4>(m);
   BindEnv<AntMazeV5>(m);
 }

@@ -3,7 +3,7 @@ PointMaze (a force-actuated ball) and AntMaze (gymnasium's Ant) on the D4RL
 maps, each with the sparse reward (``PointMaze_UMaze-v3``) and the dense one
 (``PointMaze_UMazeDense-v3``).
 
-Ids: ``PointMaze_<map>[Dense]-v3`` and ``AntMaze_<map>[Dense]-v4`` / ``-v5``
+Ids: ``PointMaze_<map>[Dense]-v3`` and ``AntMaze_<map>[Dense]-v3`` / ``-v4`` / ``-v5``
 for the maps ``UMaze``, ``Open``, ``Medium``, ``Large`` and the ``Open`` /
 ``Medium`` / ``Large`` ``_Diverse_G`` (one start cell, several goal cells) and
 ``_Diverse_GR`` (cells that are both) variants. EnvPool's PointMaze ids are
@@ -41,7 +41,6 @@ from envpool_x.registration import (
     KiB,
     MiB,
     declare_family,
-    note_not_ported,
     register_if_built,
 )
 from envpool_x.render.robotics_maze import maze_drawer
@@ -147,6 +146,7 @@ class Robot:
 
 ROBOTS: list[Robot] = [
     Robot("PointMaze", "PointMaze", 3, 1.0, 0.4, 4),
+    Robot("AntMazeV3", "AntMaze", 3, 4.0, 0.5, 27),
     Robot("AntMazeV4", "AntMaze", 4, 4.0, 0.5, 27),
     Robot("AntMazeV5", "AntMaze", 5, 4.0, 0.5, 105),
 ]
@@ -257,6 +257,11 @@ def _resolver(robot: Robot) -> Callable[[dict[str, Any]], None]:
             raise ValueError(
                 "xml_file: the maze tasks write their model from the robot's XML and the "
                 "maze_map (leave xml_file out)"
+            )
+        if robot.pool == "AntMazeV3" and config.get("reset_target"):
+            raise ValueError(
+                "reset_target: AntMaze -v3 has no such option (its continuing task always draws "
+                "a reached goal again); use a -v4 or -v5 id"
             )
         rows = map_rows(config["maze_map"])
         config["maze_map"] = "/".join(rows)
@@ -369,7 +374,7 @@ BUILD_HINT = (
 
 
 def register_maze_tasks() -> None:
-    """Register PointMaze -v3 and AntMaze -v4 / -v5 on every map, sparse and dense."""
+    """Register PointMaze -v3 and AntMaze -v3 / -v4 / -v5 on every map, sparse and dense."""
     add = register_if_built(has_mazes(), BUILD_HINT)
     for robot in ROBOTS:
         for task in MAZE_TASKS:
@@ -383,12 +388,6 @@ def register_maze_tasks() -> None:
                     reward_type=reward_type,
                     maze_map=task.map_name,
                 )
-    note_not_ported(
-        [f"AntMaze_{task.stem}{suffix}-v3" for task in MAZE_TASKS for suffix in ("", "Dense")],
-        "gymnasium-robotics' AntMaze -v3 (its maze.py before the v4 fixes: starts drawn "
-        "without the maze scaling, the reward after the goal's update) is not ported: use "
-        "the -v4 or -v5 id",
-    )
 
 
 register_maze_tasks()

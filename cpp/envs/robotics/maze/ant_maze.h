@@ -1,6 +1,7 @@
-// AntMaze-v4 and -v5 (gymnasium-robotics 1.4.2's ant_maze_v4.py /
-// ant_maze_v5.py): gymnasium's Ant (ant_v4 / ant_v5, its own ant.xml) in a
-// maze of 4-unit cells, walls 2 high, reset without noise at the start drawn.
+// AntMaze-v3, -v4 and -v5 (gymnasium-robotics 1.4.2's ant_maze_v3.py /
+// _v4.py / _v5.py): gymnasium's Ant (ant_v4; ant_v5 for -v5; its own
+// ant.xml) in a maze of 4-unit cells, walls 2 high, reset without noise at
+// the start drawn; -v3 on maze.py's rules (maze_env.h).
 //
 // - step: ctrl = the action (MuJoCo clamps it to the ctrlrange), 5
 //   mj_steps, mj_rnePostConstraint; the Ant's own reward and termination
@@ -18,12 +19,12 @@ namespace envpool_x {
 
 template <int V>
 class AntMaze : public robotics::MazeEnv {
-  static_assert(V == 4 || V == 5);
+  static_assert(V == 3 || V == 4 || V == 5);
   static constexpr int kFrameSkip = 5;
   static constexpr int kAntQpos = 15, kAntQvel = 14, kAntBodies = 14;
 
  public:
-  static constexpr const char* kName = V == 4 ? "AntMazeV4" : "AntMazeV5";
+  static constexpr const char* kName = V == 3 ? "AntMazeV3" : (V == 4 ? "AntMazeV4" : "AntMazeV5");
   static constexpr int kObsSize = kAntQpos + kAntQvel - 2 + (V == 5 ? 6 * (kAntBodies - 1) : 0);
 
   static Config DefaultConfig() {
@@ -31,7 +32,8 @@ class AntMaze : public robotics::MazeEnv {
   }
   static EnvSpec Spec(const Config& config) { return robotics::MazeSpec(config, kObsSize, 8); }
 
-  AntMaze(const Config& config, const EnvSpec& spec) : MazeEnv(config, spec, kFrameSkip) {
+  AntMaze(const Config& config, const EnvSpec& spec)
+      : MazeEnv(config, spec, kFrameSkip, /*v3_rules=*/V == 3) {
     if (model_->nq != kAntQpos || model_->nv != kAntQvel || model_->nbody != kAntBodies ||
         model_->nu != 8) {
       throw ValueError("AntMaze needs gymnasium's ant.xml (15 qpos, 14 qvel, 14 bodies, 8 motors)");
@@ -61,6 +63,7 @@ class AntMaze : public robotics::MazeEnv {
   }
 };
 
+using AntMazeV3 = AntMaze<3>;
 using AntMazeV4 = AntMaze<4>;
 using AntMazeV5 = AntMaze<5>;
 

@@ -17,6 +17,11 @@
 //   exp(-distance); terminated on success only if not continuing_task; with
 //   continuing_task and reset_target a reached goal is redrawn (after the
 //   step's outputs) until 0.45 or more away, if there are two goal cells.
+// - AntMaze-v3's rules (maze.py, before gymnasium-robotics' v4 fixes): the
+//   start is redrawn while within 0.5 of the goal (not 0.5 s); in a
+//   continuing task a reached goal is drawn again once (reset_target or
+//   not, if there are two goal cells) before the reward, which is then the
+//   new goal's; the observation still shows the old goal.
 #pragma once
 
 #include <array>
@@ -123,8 +128,9 @@ inline EnvSpec MazeSpec(const Config& config, int64_t obs_size, int64_t action_s
 
 class MazeEnv : public RobotEnv {
  public:
-  MazeEnv(const Config& config, const EnvSpec& spec, int frame_skip)
+  MazeEnv(const Config& config, const EnvSpec& spec, int frame_skip, bool v3_rules = false)
       : RobotEnv(config, spec, frame_skip, 2),
+        v3_rules_(v3_rules),
         cells_(ParseMaze(config.String("maze_map"), config.Double("maze_size_scaling"))),
         scaling_(config.Double("maze_size_scaling")),
         noise_(config.Double("position_noise_range")),
@@ -143,7 +149,8 @@ class MazeEnv : public RobotEnv {
     mujoco_detail::DropDefaultTimer();
     DrawGoal(rng);
     MazePoint start = {goal_[0], goal_[1]};
-    while (Distance(start.data(), goal_.data()) <= 0.5 * scaling_) {
+    const double away = v3_rules_ ? 0.5 : 0.5 * scaling_;
+    while (Distance(start.data(), goal_.data()) <= away) {
       start = cells_.starts[rng.UniformInt(cells_.starts.size())];
     }
     AddNoise(rng, start.data());
@@ -174,8 +181,15 @@ class MazeEnv : public RobotEnv {
     WriteSuccess(out, reached);
     *out[success_] = reached;
     if (!stepped) return;
-    *out.reward = sparse_ ? (reached ? 1.0f : 0.0f) : static_cast<float>(std::exp(-distance));
     *out.terminated = !continuing_ && reached;
+    if (v3_rules_) {
+      if (continuing_ && reached && cells_.goals.size() > 1) DrawGoal(rng);
+      const double now = GoalDistance(achieved, goal_.data(), 2);
+      *out.reward =
+          sparse_ ? (now <= kMazeGoalRadius ? 1.0f : 0.0f) : static_cast<float>(std::exp(-now));
+      return;
+    }
+    *out.reward = sparse_ ? (reached ? 1.0f : 0.0f) : static_cast<float>(std::exp(-distance));
     if (continuing_ && reset_target_ && reached && cells_.goals.size() > 1) {
       while (Distance(achieved, goal_.data()) <= kMazeGoalRadius) DrawGoal(rng);
     }
@@ -201,6 +215,7 @@ class MazeEnv : public RobotEnv {
     return std::sqrt(dx * dx + dy * dy);
   }
 
+  bool v3_rules_;
   MazeCells cells_;
   double scaling_, noise_;
   bool sparse_, continuing_, reset_target_;
