@@ -257,6 +257,10 @@ def test_maze_map_option_forms_and_errors() -> None:
     rows = [[1, 1, 1, 1], [1, "r", "g", 1], [1, 1, 1, 1]]
     env = envpool_x.make_gymnasium("PointMaze_UMaze-v3", num_envs=1, maze_map=rows)
     assert env.spec.config.maze_map == "1111/1rg1/1111"
+    os.remove(env.spec.config.xml_file)  # a temporary folder cleaned: written again
+    again = envpool_x.make_gymnasium("PointMaze_UMaze-v3", num_envs=1, maze_map=rows)
+    assert again.spec.config.xml_file == env.spec.config.xml_file
+    assert os.path.isfile(again.spec.config.xml_file)
     obs, _ = env.reset(seed=0)
     assert (
         abs(obs["desired_goal"][0, 0] - 0.5) <= 0.25

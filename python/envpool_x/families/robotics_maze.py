@@ -235,11 +235,14 @@ def maze_xml(robot_file: str, rows: Sequence[str], scaling: float, height: float
     return ET.tostring(tree.getroot(), encoding="unicode")
 
 
-@functools.cache
+_maze_text = functools.cache(maze_xml)
+
+
 def maze_file(robot_file: str, rows: tuple[str, ...], scaling: float, height: float) -> str:
-    """:func:`maze_xml` written once to a file named by its content (in the
-    temporary folder; written atomically, so concurrent makers agree)."""
-    text = maze_xml(robot_file, rows, scaling, height)
+    """:func:`maze_xml` written to a file named by its content (in the
+    temporary folder; written atomically, so concurrent makers agree; again
+    if something removed it)."""
+    text = _maze_text(robot_file, rows, scaling, height)
     folder = os.path.join(tempfile.gettempdir(), f"envpool_x-maze-{os.getuid()}")
     os.makedirs(folder, exist_ok=True)
     path = os.path.join(folder, hashlib.sha256(text.encode()).hexdigest()[:24] + ".xml")
