@@ -14,6 +14,7 @@ namespace envpool_x {
 void BindRoboticsAdroit(py::module_& m);   // robotics_adroit.cpp
 void BindRoboticsHand(py::module_& m);     // robotics_hand.cpp
 void BindRoboticsKitchen(py::module_& m);  // robotics_kitchen.cpp
+void BindRoboticsMaze(py::module_& m);     // robotics_maze.cpp
 
 void BindRobotics(py::module_& m) {
   BindEnv<WithRobotParams<FetchReach>>(m);
@@ -23,6 +24,7 @@ void BindRobotics(py::module_& m) {
   BindRoboticsAdroit(m);
   BindRoboticsHand(m);
   BindRoboticsKitchen(m);
+  BindRoboticsMaze(m);
 }
 
 }  // namespace envpool_x

@@ -152,7 +152,9 @@ class GymnasiumEnvPool(ParamsMixin, GoalMethods, gymnasium.vector.VectorEnv, gym
             ValueError / TypeError / RuntimeError: bad ids, seeds or options,
                 an env with work in flight, or a closed env.
         """
-        ids = reset_ids(self.num_envs, env_id, options)
+        family_options = self.spec.entry.declaration.reset_options
+        family_keys = family_options[0] if family_options else ()
+        ids = reset_ids(self.num_envs, env_id, options, family_keys)
         if options and "params" in options:  # for the envs this call resets
             self._check_param_tables()
             set_params(self._pool, self.num_envs, ids, options["params"], False, True)
@@ -180,6 +182,9 @@ class GymnasiumEnvPool(ParamsMixin, GoalMethods, gymnasium.vector.VectorEnv, gym
         if self._info_extras is not None:
             self._info_extras(result)
         obs, _, _, _, info = result
+        own = {k: v for k, v in (options or {}).items() if k in family_keys}
+        if own and family_options:  # the family's options (mazes' goal_cell, reset_cell)
+            family_options[1](self, ids, obs, info, own)
         if options and "reset_mask" in options:
             obs, info = self._full_batch(ids, obs, info)
         elif ids is None and self._track_last_obs and isinstance(obs, (np.ndarray, dict)):

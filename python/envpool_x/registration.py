@@ -46,6 +46,11 @@ class Family:
         goal_functions: given a spec, the goal task's ``compute_reward`` /
             ``compute_terminated`` / ``compute_truncated`` (an object with
             them), offered by the gymnasium front end; None: not goal tasks.
+        reset_options: the family's own keys of the gymnasium front end's
+            ``reset(options=...)``, and the function that applies them after
+            the pool's reset: ``apply(env, ids, obs, info, options)`` (the
+            front end, the env ids reset or None for all, the reset's results
+            to edit in place, the family's options); None: none.
     """
 
     name: str
@@ -57,6 +62,7 @@ class Family:
     envpool_names: Mapping[str, EnvPoolNames] = field(default_factory=dict)
     info_extras: Callable[[Any], None] | None = None
     goal_functions: Callable[[EnvSpec], Any] | None = None
+    reset_options: tuple[tuple[str, ...], Callable[..., None]] | None = None
 
     def runs_on(self, backend: str, pool_name: str) -> bool:
         """Whether ``backend`` runs this family's ``pool_name`` tasks."""

@@ -1,5 +1,5 @@
 """Per-env parameters of the gymnasium-robotics tasks (Fetch, Shadow Hand,
-Adroit, Kitchen; docs/params.md): set_params equals the config bit for bit,
+Adroit, Kitchen, the mazes; docs/params.md): set_params equals the config bit for bit,
 gymnasium-robotics' env with its model arrays scaled the same way (after make,
 so that its _env_setup warm-up is the task's own, as ours) is the oracle over a
 whole episode, and the memory estimate counts the scaled arrays."""
@@ -35,6 +35,8 @@ ATOL = 1e-15
         "HandManipulateEggRotate-v1",
         "AdroitHandDoor-v1",
         "FrankaKitchen-v1",
+        "PointMaze_UMaze-v3",
+        "AntMaze_UMazeDense-v5",
     ],
 )
 def test_set_params_equals_config(task_id: str) -> None:

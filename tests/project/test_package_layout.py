@@ -32,6 +32,7 @@ FAMILIES.append("metaworld")
 FAMILIES.append("robotics")
 FAMILIES.append("robotics_adroit")
 FAMILIES.append("robotics_kitchen")
+FAMILIES.append("robotics_maze")
 #: The longest a module of the package may be (the bound tests/project/test_cpp_layout.py
 #: sets for C++ files): a longer one holds more than one concern.
 MAX_LINES = 420

@@ -28,11 +28,11 @@
 namespace envpool_x {
 namespace robotics {
 
-// np.linalg.norm(a - b, axis=-1) of two 3-vectors: numpy sums the squares
-// left to right (add.reduce), then takes the square root.
-inline double GoalDistance(const double* a, const double* b) {
+// np.linalg.norm(a - b, axis=-1) of two goals (3-vectors, the mazes' 2):
+// numpy sums the squares left to right (add.reduce), then takes the root.
+inline double GoalDistance(const double* a, const double* b, size_t size = 3) {
   double sum = 0.0;
-  for (int k = 0; k < 3; ++k) {
+  for (size_t k = 0; k < size; ++k) {
     const double d = a[k] - b[k];
     sum += d * d;
   }
@@ -180,10 +180,10 @@ class RobotEnv {
     std::copy(achieved, achieved + goal_.size(), out[achieved_]);
     std::copy(goal_.begin(), goal_.end(), out[desired_]);
   }
-  // The goal outputs of a 3-d goal; returns the goal distance.
+  // The goal outputs; returns the (Euclidean) goal distance.
   double WriteGoals(const StepOutput& out, const double* achieved) const {
     WriteGoalFields(out, achieved);
-    return GoalDistance(achieved, goal_.data());
+    return GoalDistance(achieved, goal_.data(), goal_.size());
   }
   double* ObservationOut(const StepOutput& out) const { return out[observation_]; }
   void WriteSuccess(const StepOutput& out, bool success) const {

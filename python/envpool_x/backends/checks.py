@@ -66,9 +66,12 @@ def seed_list(seed: Any, num_envs: int) -> list[int] | None:
     return out
 
 
-def reset_ids(num_envs: int, env_id: Any, options: dict[str, Any] | None) -> Any:
+def reset_ids(
+    num_envs: int, env_id: Any, options: dict[str, Any] | None, family_keys: tuple[str, ...] = ()
+) -> Any:
     """Resolve ``env_id`` and gymnasium's ``options={"reset_mask": mask}``
-    (``options["params"]``, per-env parameters, is the front end's).
+    (``options["params"]``, per-env parameters, is the front end's; a
+    family's own keys, ``family_keys``, are its family's).
 
     Raises:
         ValueError: unknown options, a mask of the wrong dtype or shape, a mask
@@ -76,11 +79,10 @@ def reset_ids(num_envs: int, env_id: Any, options: dict[str, Any] | None) -> Any
     """
     if not options:
         return env_id
-    unknown = set(options) - {"reset_mask", "params"}
+    known = {"reset_mask", "params", *family_keys}
+    unknown = set(options) - known
     if unknown:
-        raise ValueError(
-            f"unsupported reset options {sorted(unknown)}; known: 'reset_mask', 'params'"
-        )
+        raise ValueError(f"unsupported reset options {sorted(unknown)}; known: {sorted(known)}")
     if "reset_mask" not in options:
         return env_id
     mask = np.asarray(options["reset_mask"])

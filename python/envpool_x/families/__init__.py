@@ -17,6 +17,7 @@ from envpool_x.families import robotics  # noqa: I001
 from envpool_x.families import robotics_adroit  # noqa: I001
 from envpool_x.families import robotics_hand  # noqa: I001
 from envpool_x.families import robotics_kitchen  # noqa: I001
+from envpool_x.families import robotics_maze  # noqa: I001
 
 __all__ = [
     "atari",
@@ -35,6 +36,7 @@ __all__ = [
     "robotics_adroit",
     "robotics_hand",
     "robotics_kitchen",
+    "robotics_maze",
     "testing",
     "toy_text",
 ]
