@@ -169,7 +169,14 @@ def test_a_bad_alias_value_is_refused_naming_both_names() -> None:
 
 
 def _other(value: Any) -> Any:
-    return (not value) if isinstance(value, bool) else value + 1
+    """A value other than a fixed key's ``value``, of its type."""
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, str):
+        return value + "_other"
+    if isinstance(value, (list, tuple)):
+        return type(value)(value[:-1]) if value else type(value)([value])
+    return value + 1
 
 
 FIXED = [
