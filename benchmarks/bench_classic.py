@@ -323,3 +323,23 @@ def case_rows(
 
 if __name__ == "__main__":
     main()
+
+
+def report_cases(
+    rows: list[dict], ratios: list[str], args: argparse.Namespace, slice_s: float, extra: str = ""
+) -> None:
+    """The end of a case benchmark (bench_metaworld, bench_procgen, bench_craftax,
+    bench_robotics): the table, the paired ratios and ``extra``, printed and,
+    unless ``--quick``, written to the section ``args.section`` of ``args.out``."""
+    cmd = "python " + " ".join([Path(sys.argv[0]).as_posix(), *sys.argv[1:]])
+    md = to_markdown(rows, args, cmd)
+    md += (
+        "\nPaired ratios (median over rounds of the per-round ratio, 95% bootstrap interval; "
+        f"rounds of ~{slice_s} s per runner in a fresh random order):\n\n"
+        + "\n".join(ratios)
+        + "\n"
+        + extra
+    )
+    if not args.quick:
+        write_section(Path(args.out), args.section, md)
+    print(md)

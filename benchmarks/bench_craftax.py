@@ -36,7 +36,7 @@ os.environ.setdefault("JAX_PLATFORMS", "cpu")  # before anything imports JAX
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from bench_classic import case_rows, to_markdown, write_section  # noqa: E402
+from bench_classic import case_rows, report_cases  # noqa: E402
 
 from envpool_x import _core, bench  # noqa: E402
 from envpool_x.families import craftax  # noqa: E402
@@ -173,18 +173,7 @@ def main() -> None:
             )
             rows.extend(new_rows)
             ratios.append(new_ratio)
-    cmd = "python " + " ".join([Path(sys.argv[0]).as_posix(), *sys.argv[1:]])
-    md = to_markdown(rows, args, cmd)
-    md += (
-        "\nPaired ratios (median over rounds of the per-round ratio, 95% bootstrap interval; "
-        f"rounds of ~{SLICE_S} s per runner in a fresh random order):\n\n"
-        + "\n".join(ratios)
-        + "\n\n"
-        + profile_table(args.tasks, args.quick)
-    )
-    if not args.quick:
-        write_section(Path(args.out), args.section, md)
-    print(md)
+    report_cases(rows, ratios, args, SLICE_S, extra="\n" + profile_table(args.tasks, args.quick))
 
 
 if __name__ == "__main__":

@@ -37,7 +37,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent / "tests" / "families"))
 
-from bench_classic import case_rows, to_markdown, write_section  # noqa: E402
+from bench_classic import case_rows, report_cases  # noqa: E402
 
 from envpool_x import bench  # noqa: E402
 from envpool_x.registration import list_all_envs  # noqa: E402
@@ -144,17 +144,7 @@ def main() -> None:
             new_rows, new_ratio = run_case(task, n, args.threads, args.rounds, args.quick)
             rows.extend(new_rows)
             ratios.append(new_ratio)
-    cmd = "python " + " ".join([Path(sys.argv[0]).as_posix(), *sys.argv[1:]])
-    md = to_markdown(rows, args, cmd)
-    md += (
-        "\nPaired ratios (median over rounds of the per-round ratio, 95% bootstrap interval; "
-        f"rounds of ~{SLICE_S} s per runner in a fresh random order):\n\n"
-        + "\n".join(ratios)
-        + "\n"
-    )
-    if not args.quick:
-        write_section(Path(args.out), args.section, md)
-    print(md)
+    report_cases(rows, ratios, args, SLICE_S)
 
 
 if __name__ == "__main__":
