@@ -343,3 +343,33 @@ def report_cases(
     if not args.quick:
         write_section(Path(args.out), args.section, md)
     print(md)
+
+
+def pool_and_peer_runners(
+    task: str, num_envs: int, threads: int, peer: bool = True, **config: Any
+) -> list[bench.Runner]:
+    """A case benchmark's pools: envpool_x sync and async (batch num_envs/2) with
+    ``config``, and with ``peer`` EnvPool's sync and async where it runs ``task``."""
+    runners = [
+        bench.envpool_x_runner(task, num_envs, batch, threads, name, **config)
+        for batch, name in ((num_envs, "envpool_x sync"), (num_envs // 2, "envpool_x async"))
+    ]
+    if peer:
+        for batch, name in ((num_envs, "envpool sync"), (num_envs // 2, "envpool async")):
+            runner = bench.envpool_runner(task, num_envs, batch, threads)
+            if runner is not None:
+                runner.name = name
+                runners.append(runner)
+    return runners
+
+
+def measure_shuffled(runners: list[bench.Runner], rounds: int, quick: bool, slice_s: float) -> None:
+    """Measure ``runners`` in interleaved rounds in a fresh random order, then close them."""
+    try:
+        bench.measure(
+            runners, 10**9, rounds=rounds, progress=sys.stderr.isatty(),
+            slice_seconds=0.02 if quick else slice_s, shuffle=True,
+        )  # fmt: skip
+    finally:
+        for r in runners:
+            r.close()

@@ -40,7 +40,12 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent / "tests" / "families"))
 
-from bench_classic import case_rows, report_cases  # noqa: E402
+from bench_classic import (  # noqa: E402
+    case_rows,
+    measure_shuffled,
+    pool_and_peer_runners,
+    report_cases,
+)
 
 from envpool_x import bench  # noqa: E402
 from envpool_x.families import metaworld as family  # noqa: E402
@@ -120,30 +125,14 @@ def run_case(
     threads: int, rounds: int, quick: bool,
 ) -> tuple[list[dict], str]:  # fmt: skip
     """Measure every runner on one case; return the table rows and the paired ratios."""
-    runners = [
-        bench.envpool_x_runner(our_id, num_envs, batch, threads, name, **config)
-        for batch, name in ((num_envs, "envpool_x sync"), (num_envs // 2, "envpool_x async"))
-    ]
     single = len(task_names) == 1
-    if single:
-        for batch, name in ((num_envs, "envpool sync"), (num_envs // 2, "envpool async")):
-            peer = bench.envpool_runner(our_id, num_envs, batch, threads)
-            if peer is not None:
-                peer.name = name
-                runners.append(peer)
+    runners = pool_and_peer_runners(our_id, num_envs, threads, peer=single, **config)
     for mode in ("sync", "async"):
         runners.append(metaworld_runner(task_names, num_envs, mode))
     raw = bench.raw_runner(family.task_id(our_id.split("/")[1][:-3]), 1) if single else None
     if raw is not None:
         runners.append(raw)
-    try:
-        bench.measure(
-            runners, 10**9, rounds=rounds, progress=sys.stderr.isatty(),
-            slice_seconds=0.02 if quick else SLICE_S, shuffle=True,
-        )  # fmt: skip
-    finally:
-        for r in runners:
-            r.close()
+    measure_shuffled(runners, rounds, quick, SLICE_S)
     pairs = [
         ("envpool_x sync", "envpool sync"),
         ("envpool_x async", "envpool async"),

@@ -37,7 +37,12 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent / "tests" / "families"))
 
-from bench_classic import case_rows, report_cases  # noqa: E402
+from bench_classic import (  # noqa: E402
+    case_rows,
+    measure_shuffled,
+    pool_and_peer_runners,
+    report_cases,
+)
 
 from envpool_x import bench  # noqa: E402
 from envpool_x.registration import list_all_envs  # noqa: E402
@@ -89,27 +94,12 @@ def run_case(
     task: str, num_envs: int, threads: int, rounds: int, quick: bool
 ) -> tuple[list[dict], str]:
     """Measure every runner on one case; return the table rows and the paired ratios."""
-    runners = [
-        bench.envpool_x_runner(task, num_envs, batch, threads, name)
-        for batch, name in ((num_envs, "envpool_x sync"), (num_envs // 2, "envpool_x async"))
-    ]
-    for batch, name in ((num_envs, "envpool sync"), (num_envs // 2, "envpool async")):
-        peer = bench.envpool_runner(task, num_envs, batch, threads)
-        if peer is not None:
-            peer.name = name
-            runners.append(peer)
+    runners = pool_and_peer_runners(task, num_envs, threads)
     for mode in ("sync", "async"):
         runners.append(oracle_runner(task, num_envs, mode))
     raw = bench.raw_runner(task, 1)
     runners.append(raw)
-    try:
-        bench.measure(
-            runners, 10**9, rounds=rounds, progress=sys.stderr.isatty(),
-            slice_seconds=0.02 if quick else SLICE_S, shuffle=True,
-        )  # fmt: skip
-    finally:
-        for r in runners:
-            r.close()
+    measure_shuffled(runners, rounds, quick, SLICE_S)
     pairs = [
         ("envpool_x sync", "envpool sync"),
         ("envpool_x async", "envpool async"),
