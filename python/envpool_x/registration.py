@@ -380,6 +380,19 @@ def register_if_built(built: bool, hint: str) -> Callable[..., None]:
     return note
 
 
+def alias_if_built(built: bool, hint: str) -> Callable[[str, str], None]:
+    """A family's :func:`register_alias` when this build includes the family,
+    else a function that notes each alias as not built (looking one up then
+    raises a KeyError carrying ``hint``, as for the family's own ids)."""
+    if built:
+        return register_alias
+
+    def note(alias: str, task_id: str) -> None:
+        note_not_built([alias], hint)
+
+    return note
+
+
 def list_all_envs() -> list[str]:
     """Return every registered task id, in registration order."""
     return list(_REGISTRY)

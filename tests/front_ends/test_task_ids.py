@@ -56,6 +56,19 @@ def test_register_refuses_a_bad_id_and_registers_nothing(
     assert (set(envpool_x.list_all_envs()), set(gymnasium.registry)) == before
 
 
+def test_an_alias_in_a_build_without_its_family_says_how_to_get_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """EnvPool-style aliases (MetaWorld/Reach-v3, FetchReach-v1, HandReach-v0)
+    of a family this build lacks raise the family's hint, as its own ids do."""
+    monkeypatch.setattr(registration, "_NOT_BUILT", {})
+    note = registration.alias_if_built(False, "rebuild with ENVPOOL_X_SOMEFAMILY=ON")
+    note("Some/Task-v1", "SomeTask-v1")
+    with pytest.raises(KeyError, match="ENVPOOL_X_SOMEFAMILY=ON"):
+        envpool_x.make_spec("Some/Task-v1")
+    assert registration.alias_if_built(True, "unused") is registration.register_alias
+
+
 @pytest.mark.parametrize(("bad", "exc", "match"), BAD_IDS, ids=repr)
 def test_register_cpp_env_checks_the_id_before_compiling(
     bad: Any, exc: type[Exception], match: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch

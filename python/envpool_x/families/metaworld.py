@@ -39,8 +39,8 @@ from envpool_x.registration import (
     FamilyMemory,
     KiB,
     MiB,
+    alias_if_built,
     declare_family,
-    register_alias,
     register_if_built,
 )
 
@@ -249,6 +249,7 @@ def register_metaworld_tasks() -> None:
     making one says how to get it."""
     built = has_metaworld()
     add = register_if_built(built, BUILD_HINT)
+    alias = alias_if_built(built, BUILD_HINT)
     for name, suffix, pool, xml in TASKS:
         add(
             task_id(suffix),
@@ -259,8 +260,7 @@ def register_metaworld_tasks() -> None:
             resolve=_resolver(xml),
             task_name=name,
         )
-        if built:
-            register_alias(envpool_id(suffix), task_id(suffix))
+        alias(envpool_id(suffix), task_id(suffix))
     # The benchmarks' sets (metaworld_sets.py): those whose tasks are all here.
     with_sets = built and hasattr(_core, SET_POOL)
     register_sets(

@@ -41,8 +41,8 @@ from envpool_x.registration import (
     FamilyMemory,
     KiB,
     MiB,
+    alias_if_built,
     declare_family,
-    register_alias,
     register_if_built,
 )
 from envpool_x.render.robotics import robotics_drawer
@@ -294,6 +294,7 @@ def register_robotics_tasks() -> None:
     to get it."""
     built = has_robotics()
     add = register_if_built(built, BUILD_HINT)
+    alias = alias_if_built(built, BUILD_HINT)
     for task in FETCH_TASKS:
         for reward_type in REWARD_TYPES:
             add(
@@ -305,10 +306,7 @@ def register_robotics_tasks() -> None:
                 resolve=resolver("fetch", task.xml),
                 reward_type=reward_type,
             )
-            if built:
-                register_alias(
-                    fetch_id(task.name, reward_type, 1), fetch_id(task.name, reward_type)
-                )
+            alias(fetch_id(task.name, reward_type, 1), fetch_id(task.name, reward_type))
 
 
 register_robotics_tasks()

@@ -22,7 +22,7 @@ from envpool_x.envpool_names import EnvPoolNames, Fixed, Unsupported
 from envpool_x.families import robotics
 from envpool_x.options import TEXT, Choice, OptionTable
 from envpool_x.params import with_built_param_options
-from envpool_x.registration import KiB, register_alias, register_if_built
+from envpool_x.registration import KiB, alias_if_built, register_if_built
 
 #: gymnasium-robotics' time limits of the hand tasks.
 REACH_EPISODE_STEPS = 50
@@ -334,6 +334,7 @@ def register_hand_tasks() -> None:
     """Register the Shadow Hand ids and EnvPool's ``-v0`` ids as aliases."""
     built = has_hand()
     add = register_if_built(built, robotics.BUILD_HINT)
+    alias = alias_if_built(built, robotics.BUILD_HINT)
     for reward_type in robotics.REWARD_TYPES:
         add(
             hand_id("HandReach", reward_type, version=3),
@@ -344,11 +345,10 @@ def register_hand_tasks() -> None:
             resolve=robotics.resolver("hand", "reach.xml"),
             reward_type=reward_type,
         )
-        if built:
-            register_alias(
-                hand_id("HandReach", reward_type, version=0),
-                hand_id("HandReach", reward_type, version=3),
-            )
+        alias(
+            hand_id("HandReach", reward_type, version=0),
+            hand_id("HandReach", reward_type, version=3),
+        )
     for task in MANIPULATE_TASKS:
         touches: list[str | None] = [None] + (
             ["boolean", "sensordata"] if task.touch_variants else []
@@ -370,8 +370,7 @@ def register_hand_tasks() -> None:
                     target_rotation=task.target_rotation,
                     **extra,
                 )
-                if built:
-                    register_alias(hand_id(task.stem, reward_type, touch, version=0), task_id)
+                alias(hand_id(task.stem, reward_type, touch, version=0), task_id)
 
 
 #: Measured per env: 313 KiB resident (HandReach), 367 KiB (the block with touch
