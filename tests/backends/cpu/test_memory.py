@@ -86,11 +86,20 @@ _SIZES = [
 def test_estimate_is_within_25_percent_of_the_rss_growth(task: str, n: int) -> None:
     if task not in envpool_x.list_all_envs():
         pytest.skip(f"{task} is not in this build")
-    m = _measure(task, n)
-    ratio = m["estimate"] / m["rss"]
-    assert 0.75 <= ratio <= 1.25, (
+    # The RSS reading is the noisy side: under a busy machine (another xdist
+    # worker; this VM's DAMON reclaim) it has read 35 MiB low once in a dozen
+    # runs (CheetahRun at 1024 envs: 139 MiB, against 171-184). A second
+    # measurement decides; a wrong estimate fails both.
+    readings = []
+    for _ in range(2):
+        m = _measure(task, n)
+        ratio = m["estimate"] / m["rss"]
+        readings.append(f"{memory.fmt_bytes(m['rss'])} (ratio {ratio:.2f})")
+        if 0.75 <= ratio <= 1.25:
+            return
+    raise AssertionError(
         f"{task} num_envs={n}: estimate {memory.fmt_bytes(m['estimate'])}, "
-        f"measured RSS growth {memory.fmt_bytes(m['rss'])} (ratio {ratio:.2f})"
+        f"measured RSS growth {' then '.join(readings)}"
     )
 
 
