@@ -77,3 +77,26 @@ def object_xy_slice(env: Any) -> slice:
     raw = env.unwrapped
     address = int(raw.model.jnt_qposadr[raw.model.joint("object0:joint").id])
     return slice(1 + address, 1 + address + 2)
+
+
+def assert_frames_are_oracle_frames(task_id: str, action_size: int) -> None:
+    """render() of two of our envs, a few random steps after a reset, equals
+    gymnasium-robotics' render() of the same states and goals (its state set
+    through :func:`set_oracle_state`), pixel for pixel."""
+    import envpool_x
+
+    ours = envpool_x.make_gymnasium(task_id, num_envs=2, render_mode="rgb_array", seed=2)
+    theirs = gym.make(task_id, render_mode="rgb_array")
+    theirs.reset(seed=0)
+    ours.reset()
+    for _ in range(3):
+        ours.step(np.random.default_rng(0).uniform(-1, 1, (2, action_size)).astype(np.float32))
+    frames = ours.render(env_ids=[0, 1])
+    for i in range(2):
+        set_oracle_state(theirs, ours.get_state(i))
+        want = theirs.render()
+        assert frames[i].shape == want.shape == (480, 480, 3)
+        assert np.array_equal(frames[i], want), f"env {i}: frames differ"
+    assert not np.array_equal(frames[0], frames[1])  # two states, two frames
+    ours.close()
+    theirs.close()

@@ -21,7 +21,12 @@ import os
 
 import numpy as np
 import pytest
-from robotics_helpers import load_oracle, make_oracle, set_oracle_state
+from robotics_helpers import (
+    assert_frames_are_oracle_frames,
+    load_oracle,
+    make_oracle,
+    set_oracle_state,
+)
 
 import envpool_x
 from conftest import ci_sample
@@ -227,19 +232,7 @@ def test_goal_draws_as_gymnasium_robotics(task_id: str, draws: int) -> None:
 )
 def test_frames_are_gymnasium_robotics_frames(task_id: str) -> None:
     """render() draws gymnasium-robotics' frame of the same state and goal."""
-    ours = envpool_x.make_gymnasium(task_id, num_envs=2, render_mode="rgb_array", seed=2)
-    theirs = gym.make(task_id, render_mode="rgb_array")
-    theirs.reset(seed=0)
-    ours.reset()
-    for _ in range(3):
-        ours.step(np.random.default_rng(0).uniform(-1, 1, (2, 20)).astype(np.float32))
-    frames = ours.render(env_ids=[0, 1])
-    for i in range(2):
-        set_oracle_state(theirs, ours.get_state(i))
-        want = theirs.render()
-        assert frames[i].shape == want.shape == (480, 480, 3)
-        assert np.array_equal(frames[i], want), f"env {i}: frames differ"
-    assert not np.array_equal(frames[0], frames[1])  # two states, two frames
+    assert_frames_are_oracle_frames(task_id, 20)
 
 
 #: EnvPool 1.2.7's config of two of its ids (its make_spec's task keys, read once).
