@@ -10,6 +10,9 @@
 #include "envs/craftax/craftax_classic.h"
 
 namespace envpool_x {
+
+void BindCraftaxFull(py::module_& m);  // cpp/bindings/craftax_full.cpp
+
 namespace {
 
 class CraftaxClassicSim {
@@ -52,6 +55,7 @@ class CraftaxClassicSim {
 }  // namespace
 
 void BindCraftax(py::module_& m) {
+  BindCraftaxFull(m);
   BindEnv<CraftaxClassic>(m);
   BindEnv<CraftaxClassicPixels>(m);
   m.def(
