@@ -171,9 +171,9 @@ ENVPOOL_X_HD inline void WriteSymbolicObs(const FullState& s, float* obs) {
   *tail++ = static_cast<float>(inv.bow);
   for (int i = 0; i < kNumPotions; ++i) *tail++ = SqrtTenthOfCount(inv.potions[i]);
   *tail++ = Tenth(s.player_health);
-  const int32_t intrinsics[8] = {s.player_food,      s.player_drink,    s.player_energy,
-                                  s.player_mana,      s.player_xp,       s.player_dexterity,
-                                  s.player_strength, s.player_intelligence};
+  const int32_t intrinsics[8] = {s.player_food,     s.player_drink,       s.player_energy,
+                                 s.player_mana,     s.player_xp,          s.player_dexterity,
+                                 s.player_strength, s.player_intelligence};
   for (int32_t n : intrinsics) *tail++ = TenthOfCount(n);
   for (int d = 1; d <= 4; ++d) *tail++ = Flag(s.player_direction == d);
   for (int i = 0; i < kNumArmour; ++i) *tail++ = static_cast<float>(inv.armour[i]) * 0.5f;
