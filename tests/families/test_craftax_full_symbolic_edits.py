@@ -206,6 +206,24 @@ def test_the_maps_edge(pos) -> None:
         )
 
 
+@pytest.mark.parametrize(
+    ("level", "pos"), [(-1, (20, 20)), (9, (20, 20)), (12, (3, 3)), (2, (-20, 70)), (4, (80, -15))]
+)
+def test_states_no_play_reaches(level: int, pos) -> None:
+    """A floor index out of range (JAX's reads count a negative one from the
+    end, then clamp) and a player far outside the map (Craftax's slice of
+    its padded map clamps there)."""
+    p = Packed(world(2))
+    p["player_level"] = level
+    p["player_position"] = pos
+    p["light_map"] = 1.0
+    p["monsters_killed"][8] = 9
+    p["melee_mobs.position"][:, 0] = pos
+    p["melee_mobs.type_id"][:, 0] = 3
+    p["melee_mobs.mask"][:, 0] = True
+    assert_same_obs(p.state(), f"level {level} at {pos}")
+
+
 @pytest.mark.parametrize("seed", ci_sample(list(range(20)), {0, 1, 2, 3, 4, 5}))
 def test_inventory_intrinsics_and_flags(seed: int) -> None:
     rng = np.random.default_rng(seed)

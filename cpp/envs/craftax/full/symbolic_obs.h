@@ -121,16 +121,11 @@ ENVPOOL_X_HD inline float Flag(bool b) { return b ? 1.0f : 0.0f; }
 ENVPOOL_X_HD inline void WriteSymbolicObs(const FullState& s, float* obs) {
   for (int i = 0; i < kSymbolicObsSize; ++i) obs[i] = 0.0f;
   const int level = LevelIndex(s.player_level);
-  // Craftax slices the view out of the map padded by 13 cells; the slice's
-  // corner is clamped into the padded map (only a player outside the map
-  // moves it).
-  constexpr int kPad = kObsCols + 2;
-  const int32_t x0 =
-      Min(Max(s.player_position[0] - kObsRows / 2 + kPad, 0), kMapSize + 2 * kPad - kObsRows) -
-      kPad;
-  const int32_t y0 =
-      Min(Max(s.player_position[1] - kObsCols / 2 + kPad, 0), kMapSize + 2 * kPad - kObsCols) -
-      kPad;
+  // Craftax slices the view out of the map padded by 13 cells, its corner
+  // clamped into the padded map; a clamp happens only with the view wholly
+  // in the padding (all zeros either way), so the corner is the player's.
+  const int32_t x0 = s.player_position[0] - kObsRows / 2;
+  const int32_t y0 = s.player_position[1] - kObsCols / 2;
   bool lit[kObsRows * kObsCols];
   for (int r = 0; r < kObsRows; ++r) {
     const int32_t x = x0 + r;
@@ -138,7 +133,8 @@ ENVPOOL_X_HD inline void WriteSymbolicObs(const FullState& s, float* obs) {
       const int32_t y = y0 + c;
       const int cell = r * kObsCols + c;
       float* out = obs + cell * kObsCellChannels;
-      // Outside the map: an out-of-bounds block, no item, no light.
+      // Outside the map the padded light is 0: the cell, its out-of-bounds
+      // block included, reads all zeros.
       if (!InBounds(x, y)) {
         lit[cell] = false;
         continue;
