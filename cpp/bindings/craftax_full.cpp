@@ -12,8 +12,11 @@
 
 namespace envpool_x {
 
+void BindCraftaxFullSymbolic(py::module_& m);  // craftax_full_symbolic.cpp
+
 void BindCraftaxFull(py::module_& m) {
   m.attr("craftax_full_state_size") = craftax::full::StateSize();
+  BindCraftaxFullSymbolic(m);
   m.def(
       "craftax_full_roundtrip",
       [](const std::vector<double>& values) {
