@@ -12,7 +12,10 @@
 
 namespace envpool_x {
 
+void BindCraftaxFullMobs(py::module_& m);  // cpp/bindings/craftax_full_mobs.cpp
+
 void BindCraftaxFull(py::module_& m) {
+  BindCraftaxFullMobs(m);
   m.attr("craftax_full_state_size") = craftax::full::StateSize();
   m.def(
       "craftax_full_roundtrip",

@@ -33,7 +33,8 @@ ENVPOOL_X_HD inline void MoveMeleeMob(FullState& s, int i, Draws& draws, const F
   MoveTowardsPlayer(s, x, y, draws.Next(), &tx, &ty);
   const int32_t distance = PlayerDistance(s, x, y);
   const bool near = distance < kMeleeChaseDistance || IsFightingBoss(s);
-  const bool chase = near && draws.Next() < kMeleeChaseChance;  // drawn whatever `near`
+  const float chase_draw = draws.Next();  // drawn whatever `near`
+  const bool chase = near && chase_draw < kMeleeChaseChance;
   int32_t nx = x + (chase ? tx : rx);
   int32_t ny = y + (chase ? ty : ry);
   const bool attacking = distance == 1 && m.attack_cooldown[level][i] <= 0 && m.mask[level][i];

@@ -76,8 +76,7 @@ ENVPOOL_X_HD inline void PlayerProjectileDamage(const FullState& s, int j, float
     for (int k = 0; k < 3; ++k) out[k] *= dexterity;
   }
   if (is_magic) {
-    const float intelligence =
-        std::fma(0.5f, static_cast<float>(s.player_intelligence - 1), 1.0f);
+    const float intelligence = std::fma(0.5f, static_cast<float>(s.player_intelligence - 1), 1.0f);
     for (int k = 0; k < 3; ++k) out[k] *= intelligence;
   }
 }

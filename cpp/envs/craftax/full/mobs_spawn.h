@@ -127,8 +127,8 @@ ENVPOOL_X_HD inline bool HasFreeSlot(const FullState& s, const Mobs<N>& mobs) {
 // One class's spawn: the chance's draw, then the cell's, both always taken.
 template <int N, class Draws>
 ENVPOOL_X_HD inline void SpawnClass(FullState& s, Mobs<N>& mobs, int mob_class, bool allowed,
-                                    float chance, int32_t type, const SpawnRule& rule,
-                                    Draws& draws, const FullParams& p) {
+                                    float chance, int32_t type, const SpawnRule& rule, Draws& draws,
+                                    const FullParams& p) {
   const bool roll = draws.Next() < chance;
   const float cell_draw = draws.Next();
   const bool tries = allowed && roll && HasFreeSlot(s, mobs);
