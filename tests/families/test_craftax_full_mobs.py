@@ -30,6 +30,7 @@ import jax.numpy as jnp  # noqa: E402
 from craftax.craftax import game_logic  # noqa: E402
 from craftax.craftax.constants import (  # noqa: E402
     FLOOR_MOB_MAPPING,
+    MOB_TYPE_DAMAGE_MAPPING,
     SOLID_BLOCK_MAPPING,
     BlockType,
 )
@@ -316,9 +317,102 @@ def test_projectiles_hit() -> None:
     assert hits > 0
 
 
+def _damage(damage: np.ndarray, defense: list, fused: bool) -> np.float32:
+    """Craftax's get_damage, the sum of (1 - defence) * damage in float32:
+    each product rounded then added, or (fused) each product added as one
+    fused multiply-add (in float64, then rounded)."""
+    total = np.float32(0)
+    for d, e in zip(damage, defense, strict=True):
+        a, b = np.float32(np.float32(1) - np.float32(e)), np.float32(d)
+        total = np.float32(float(a) * float(b) + float(total)) if fused else total + a * b
+    return np.float32(total)
+
+
+def _blow(rng: np.random.Generator, level: int, melee: bool) -> dict:
+    """A random blow on the player: its armour, enchantments, sleep and the
+    mob (melee) or shot type, and the damage before defence."""
+    c = {
+        "armour": rng.integers(0, 3, size=4),
+        "ench": rng.integers(0, 3, size=4),
+        "sleeping": bool(rng.random() < 0.5),
+        "type": int(rng.integers(8)),
+    }
+    damage = np.asarray(MOB_TYPE_DAMAGE_MAPPING)[c["type"], 1 if melee else 3]
+    scale = np.float32(3.5 if melee and c["sleeping"] else 1.0)
+    hit = damage * scale * np.float32(1.5 if level == 8 else 1.0)
+    armour = np.float32(0)
+    for a in c["armour"]:
+        armour = np.float32(armour + np.float32(a) * np.float32(0.1))
+    guard = [armour]
+    for k in (1, 2):
+        g = np.float32(0)
+        for e in c["ench"]:
+            g = np.float32(g + np.float32(0.2 if e == k else 0.0))
+        guard.append(g)
+    c["plain"] = _damage(hit, guard, fused=False)
+    c["fused"] = _damage(hit, guard, fused=True)
+    return c
+
+
+def test_damage_arithmetic() -> None:
+    """A melee mob's blow on the player (asleep or not, in the boss fight or
+    not) and a mob's shot, through armour and its enchantments, half of them
+    where rounding each product and fusing it with the sum give different
+    float32 results (so the test tells the two apart); and the player's
+    arrows and spells into the striking mob, with every attribute level."""
+    rng = np.random.default_rng(31)
+    world = to_numpy(oracle.new_world(0))
+    plain_wrong = 0
+    for case in range(40):
+        st = jax.tree_util.tree_map(np.copy, world)
+        level = 8 if case % 3 == 2 else int(rng.integers(8))
+        melee = case % 4 < 2
+        blow = _blow(rng, level, melee)
+        for _ in range(500):
+            if case % 2 == 1 or blow["plain"] != blow["fused"]:
+                break
+            blow = _blow(rng, level, melee)
+        st.player_level[...] = level
+        px, py = int(rng.integers(2, 46)), int(rng.integers(2, 46))
+        st.player_position[...] = (px, py)
+        st.mob_map[level] = False
+        for name in CLASSES + ("mob_projectiles", "player_projectiles"):
+            getattr(st, name).mask[level] = False
+        st.inventory.armour[...] = blow["armour"]
+        st.armour_enchantments[...] = blow["ench"]
+        st.is_sleeping[...] = blow["sleeping"]
+        st.player_health[...] = np.float32(0)  # so that the damage shows exactly
+        for attr in ("player_dexterity", "player_intelligence"):
+            getattr(st, attr)[...] = rng.integers(1, 6)
+        st.bow_enchantment[...] = rng.integers(0, 3)
+        if melee:  # a melee mob next to the player strikes (and stays) ...
+            mobs = st.melee_mobs
+            mobs.position[level, 0] = (px, py - 1)
+            mobs.mask[level, 0] = True
+            mobs.attack_cooldown[level, 0] = 0
+            mobs.type_id[level, 0] = blow["type"]
+            mobs.health[level, 0] = np.float32(100)
+            st.mob_map[level, px, py - 1] = True
+            # ... and the player's projectile flies from its cell into it.
+            st.player_projectiles.position[level, 0] = (px, py)
+            st.player_projectile_directions[level, 0] = (0, -1)
+            st.player_projectiles.mask[level, 0] = True
+            st.player_projectiles.type_id[level, 0] = rng.choice([0, 4, 2, 3])
+        else:  # a shot one cell from the player, flying at it
+            st.mob_projectiles.position[level, 0] = (px, py - 1)
+            st.mob_projectile_directions[level, 0] = (0, 1)
+            st.mob_projectiles.mask[level, 0] = True
+            st.mob_projectiles.type_id[level, 0] = blow["type"]
+        out = check("update_mobs", st, rng, f"damage case {case}")
+        plain_wrong += np.float32(out.player_health) != -blow["plain"]
+    assert plain_wrong >= 10, f"only {plain_wrong} cases tell fused sums from plain ones"
+
+
+@pytest.mark.slow
 def test_real_steps() -> None:
     """States Craftax's own step reaches with random actions, on the surface
-    and with the player moved to each floor."""
+    and with the player moved to some floors (slow: compiling Craftax's step
+    alone takes about a minute)."""
     rng = np.random.default_rng(5)
     state = oracle.new_world(3)
     step = oracle.real_step()
