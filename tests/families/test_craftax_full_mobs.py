@@ -13,6 +13,7 @@ attack, shoot, die, despawn and spawn over time.
 
 from __future__ import annotations
 
+import collections
 import functools
 from typing import Any
 
@@ -114,7 +115,35 @@ def check(name: str, state: Any, rng: np.random.Generator, context: str = "") ->
     assert differ.size == 0, f"{name} {context}: " + ", ".join(
         f"{field_of(i)} ours {got[i]} Craftax {want[i]}" for i in differ[:8]
     )
-    return to_numpy(expected)
+    out = to_numpy(expected)
+    count_events(name, to_numpy(state), out)
+    return out
+
+
+#: What the checks have seen happen (so that a test can show it exercised it).
+EVENTS: collections.Counter = collections.Counter()
+
+
+def count_events(name: str, before: Any, after: Any) -> None:
+    level = int(before.player_level)
+    for cls in CLASSES:
+        b, a = getattr(before, cls), getattr(after, cls)
+        was, now = b.mask[level], a.mask[level]
+        if name == "spawn_mobs":
+            EVENTS["spawned"] += int((now & ~was).sum())
+            continue
+        moved = (a.position[level] != b.position[level]).any(axis=1)
+        EVENTS["moved"] += int((moved & was).sum())
+        EVENTS["despawned"] += int((was & ~now & (a.health[level] > 0)).sum())
+        EVENTS["killed"] += int((was & ~now & (a.health[level] <= 0)).sum())
+        struck = (a.attack_cooldown[level] > b.attack_cooldown[level]) & was
+        EVENTS[f"{cls} attacked"] += int(struck.sum())
+    if name == "update_mobs":
+        EVENTS["player hit"] += int(after.player_health < before.player_health)
+        EVENTS["block broken"] += int((after.map[level] != before.map[level]).sum())
+        for cls in ("mob_projectiles", "player_projectiles"):
+            was = getattr(before, cls).mask[level]
+            EVENTS[f"{cls} stopped"] += int((was & ~getattr(after, cls).mask[level]).sum())
 
 
 # --- building states -------------------------------------------------------
@@ -259,8 +288,12 @@ def _floor_run(level: int, seed: int, steps: int) -> None:
 def test_floors(level: int) -> None:
     """Every floor, mobs of every class near the player (some far enough to
     despawn), projectiles in flight, random defences and light."""
+    before = EVENTS.copy()
     for seed in (0, 1):
         _floor_run(level, seed, 5)
+    seen = EVENTS - before
+    for event in ("moved", "despawned", "spawned", "player hit", "ranged_mobs attacked"):
+        assert seen[event] > 0, f"floor {level}: no mob {event}, {dict(seen)}"
 
 
 def test_boss_waves() -> None:
@@ -291,6 +324,7 @@ def test_projectiles_hit() -> None:
     the player's arrows and spells into mobs (which may die of them)."""
     rng = np.random.default_rng(11)
     hits = 0
+    before = EVENTS.copy()
     for seed in range(4):
         st = to_numpy(oracle.new_world(seed))
         level = seed * 2
@@ -315,6 +349,8 @@ def test_projectiles_hit() -> None:
         hits += float(out.player_health) < health
         run_sequence(out, rng, 3, f"projectiles seed {seed}")
     assert hits > 0
+    seen = EVENTS - before
+    assert seen["killed"] > 0 and seen["block broken"] > 0, dict(seen)
 
 
 def _damage(damage: np.ndarray, defense: list, fused: bool) -> np.float32:
