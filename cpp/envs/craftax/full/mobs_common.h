@@ -62,7 +62,7 @@ ENVPOOL_X_HD inline void MoveTowardsPlayer(const FullState& s, int32_t x, int32_
 // when it still is (read after the clear: a mob that stays keeps its mark).
 template <int N>
 ENVPOOL_X_HD inline void SettleMob(FullState& s, Mobs<N>& mobs, int i, int32_t nx, int32_t ny,
-                                   const Collision& collision, bool stays) {
+                                   Collision collision, bool stays) {
   const int level = s.player_level;
   const int32_t ox = mobs.position[level][i][0];
   const int32_t oy = mobs.position[level][i][1];

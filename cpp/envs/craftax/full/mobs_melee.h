@@ -54,7 +54,7 @@ ENVPOOL_X_HD inline void MoveMeleeMob(FullState& s, int i, Draws& draws, const F
     s.is_resting = false;
   }
   m.attack_cooldown[level][i] = attacking ? kMeleeCooldown : m.attack_cooldown[level][i] - 1;
-  const Collision& collision = kMobCollision[TableRow(m.type_id[level][i], 9)][kMelee];
+  const Collision collision = kMobCollision[TableRow(m.type_id[level][i], 9)][kMelee];
   const bool stays = distance < p.mob_despawn_distance || IsFightingBoss(s);
   SettleMob(s, m, i, nx, ny, collision, stays);
 }

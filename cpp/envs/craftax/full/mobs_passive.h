@@ -26,7 +26,7 @@ ENVPOOL_X_HD inline void MovePassiveMob(FullState& s, int i, Draws& draws, const
   const int32_t choice = UniformIndex(draws.Next(), 8) + 1;
   const int32_t nx = x + DirectionDx(choice);
   const int32_t ny = y + DirectionDy(choice);
-  const Collision& collision = kMobCollision[TableRow(m.type_id[level][i], 9)][kPassive];
+  const Collision collision = kMobCollision[TableRow(m.type_id[level][i], 9)][kPassive];
   // Passive mobs despawn when far even in the boss fight.
   SettleMob(s, m, i, nx, ny, collision, PlayerDistance(s, x, y) < p.mob_despawn_distance);
 }

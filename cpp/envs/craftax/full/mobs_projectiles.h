@@ -40,7 +40,9 @@ ENVPOOL_X_HD inline void MoveMobProjectile(FullState& s, int j) {
       InBounds(nx, ny) && !ProjectileInWall(s, nx, ny) && !IsInMob(s, nx, ny) && !hit_player;
   const int8_t block = BlockAt(s, nx, ny);
   const bool breaks = alive && (block == kFurnace || block == kCraftingTable);
-  const float damage = DamageDoneToPlayer(s, kMobDamage[TableRow(pr.type_id[level][j], 8)][3]);
+  float hit[3];  // copied: a table's address is not for device code
+  for (int k = 0; k < 3; ++k) hit[k] = kMobDamage[TableRow(pr.type_id[level][j], 8)][3][k];
+  const float damage = DamageDoneToPlayer(s, hit);
   pr.position[level][j][0] = nx;
   pr.position[level][j][1] = ny;
   pr.mask[level][j] = flies_on && alive;

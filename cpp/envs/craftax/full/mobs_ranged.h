@@ -46,7 +46,7 @@ ENVPOOL_X_HD inline void MoveRangedMob(FullState& s, int i, Draws& draws, const 
   }
   int32_t nx = x + mx;
   int32_t ny = y + my;
-  const Collision& collision = kMobCollision[TableRow(m.type_id[level][i], 9)][kRanged];
+  const Collision collision = kMobCollision[TableRow(m.type_id[level][i], 9)][kRanged];
   bool attacking =
       (distance >= 4 && distance <= 5) || (too_close && !IsFreeFor(s, nx, ny, collision));
   attacking = attacking && m.attack_cooldown[level][i] <= 0 && m.mask[level][i];

@@ -141,7 +141,8 @@ ENVPOOL_X_HD inline void SpawnMobs(FullState& s, Draws& draws, const FullParams&
   const bool boss = IsFightingBoss(s);
   const int32_t uncleared = s.monsters_killed[level] < kMonstersKilledToClearLevel;
   const int32_t coeff = (1 + 2 * uncleared) * (boss ? IsBossSpawnWave(s) * kBossWaveSpawnScale : 1);
-  const float* chance = kFloorSpawnChance[level];
+  float chance[4];  // copied: a table's address is not for device code
+  for (int k = 0; k < 4; ++k) chance[k] = kFloorSpawnChance[level][k];
 
   const SpawnRule passive_rule{kSpawnOnGround, kPassiveMinDistance2, -1};
   SpawnClass(s, s.passive_mobs, kPassive, !boss, chance[0], kFloorMobType[level][kPassive],
