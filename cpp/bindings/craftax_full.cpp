@@ -13,8 +13,10 @@
 namespace envpool_x {
 
 void BindCraftaxFullSymbolic(py::module_& m);  // craftax_full_symbolic.cpp
+void BindCraftaxFullMobs(py::module_& m);  // cpp/bindings/craftax_full_mobs.cpp
 
 void BindCraftaxFull(py::module_& m) {
+  BindCraftaxFullMobs(m);
   m.attr("craftax_full_state_size") = craftax::full::StateSize();
   BindCraftaxFullSymbolic(m);
   m.def(
