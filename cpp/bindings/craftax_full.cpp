@@ -12,7 +12,10 @@
 
 namespace envpool_x {
 
+void BindCraftaxFullPlayer(py::module_& m);  // craftax_full_player.cpp
+
 void BindCraftaxFull(py::module_& m) {
+  BindCraftaxFullPlayer(m);
   m.attr("craftax_full_state_size") = craftax::full::StateSize();
   m.def(
       "craftax_full_roundtrip",
