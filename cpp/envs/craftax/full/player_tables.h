@@ -3,7 +3,6 @@
 // index as JAX reads it, and a torch's light.
 #pragma once
 
-#include <cmath>
 #include <cstdint>
 
 #include "core/host_device.h"
@@ -29,13 +28,17 @@ ENVPOOL_X_HD inline int LevelRead(int32_t i) {
 }
 
 // A torch's light at offset (dx, dy) from it (TORCH_LIGHT_MAP, 9 x 9 around
-// the torch): 1 - distance / 5, clipped to [0, 1], in float32 as Craftax
-// computes it when its constants load (a true division, not a multiply by
-// the reciprocal).
+// the torch, symmetric): 1 - distance / 5, clipped to [0, 1]. Craftax's values
+// as its constants load them: XLA's float32 square root there is not the
+// correctly rounded one, so several differ from libm's by a unit or two.
+constexpr float kTorchLight[5][5] = {
+    {0x1.000000p+0f, 0x1.99999ap-1f, 0x1.333334p-1f, 0x1.999998p-2f, 0x1.999998p-3f},
+    {0x1.99999ap-1f, 0x1.6f2f3cp-1f, 0x1.1b06d0p-1f, 0x1.785d94p-2f, 0x1.672d08p-3f},
+    {0x1.333334p-1f, 0x1.1b06d0p-1f, 0x1.bcbcf4p-2f, 0x1.1d9544p-2f, 0x1.b06d10p-4f},
+    {0x1.999998p-2f, 0x1.785d94p-2f, 0x1.1d9544p-2f, 0x1.3636e8p-3f, 0.0f},
+    {0x1.999998p-3f, 0x1.672d08p-3f, 0x1.b06d10p-4f, 0.0f, 0.0f}};
 ENVPOOL_X_HD inline float TorchLight(int32_t dx, int32_t dy) {
-  const float distance = std::sqrt(static_cast<float>(dx * dx + dy * dy));
-  const float light = 1.0f - distance / 5.0f;
-  return light < 0.0f ? 0.0f : (light > 1.0f ? 1.0f : light);
+  return kTorchLight[dx < 0 ? -dx : dx][dy < 0 ? -dy : dy];
 }
 constexpr int kTorchReach = 4;
 
