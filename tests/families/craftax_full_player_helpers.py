@@ -13,8 +13,21 @@ from typing import Any
 
 import craftax_full_oracle as oracle
 import numpy as np
+import pytest
 
 NUM_ACTIONS = 43
+#: Every action, the default sweep; the tests of one function's branches
+#: sweep its own actions with a few others by default, all 43 under slow.
+ALL_ACTIONS = tuple(range(NUM_ACTIONS))
+#: Parametrize a branch test with SWEEPS and pass sweep_of(which, own) on.
+SWEEPS = ("own", pytest.param("all", marks=pytest.mark.slow))
+
+
+def sweep_of(which: str, own: tuple[int, ...]) -> tuple[int, ...]:
+    """``own`` (the function's own actions and a few others), or all 43."""
+    return ALL_ACTIONS if which == "all" else own
+
+
 NUM_BLOCKS = 37
 MAP = 48
 BLOCK = {
@@ -95,16 +108,17 @@ def compare(
     name: str,
     states: list[np.ndarray],
     actions: np.ndarray | None = None,
+    sweep: tuple[int, ...] = ALL_ACTIONS,
     **params: Any,
 ) -> Outcome:
-    """Craftax's ``name`` and ours on each state with each action (every
-    action 0..42 when ``actions`` is None, else one action per state), with
+    """Craftax's ``name`` and ours on each state with each action of
+    ``sweep`` (when ``actions`` is None, else one action per state), with
     EnvParams fields ``params``; asserts the packed results are equal, 64
     rows at a time (a state is 84,033 numbers)."""
     states = np.stack(states)
     if actions is None:
-        index = np.repeat(np.arange(len(states)), NUM_ACTIONS)
-        actions = np.tile(np.arange(NUM_ACTIONS, dtype=np.int32), len(states))
+        index = np.repeat(np.arange(len(states)), len(sweep))
+        actions = np.tile(np.asarray(sweep, np.int32), len(states))
     else:
         index, actions = np.arange(len(states)), np.asarray(actions, np.int32)
     env_params = oracle.PARAMS.replace(**params)
