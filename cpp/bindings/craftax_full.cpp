@@ -12,13 +12,16 @@
 
 namespace envpool_x {
 
-void BindCraftaxFullSymbolic(py::module_& m);  // craftax_full_symbolic.cpp
-void BindCraftaxFullMobs(py::module_& m);  // cpp/bindings/craftax_full_mobs.cpp
+// Each part's hooks (cpp/bindings/craftax_full_<part>.cpp).
+void BindCraftaxFullSymbolic(py::module_& m);
+void BindCraftaxFullMobs(py::module_& m);
+void BindCraftaxFullPlayer(py::module_& m);
 
 void BindCraftaxFull(py::module_& m) {
-  BindCraftaxFullMobs(m);
-  m.attr("craftax_full_state_size") = craftax::full::StateSize();
   BindCraftaxFullSymbolic(m);
+  BindCraftaxFullMobs(m);
+  BindCraftaxFullPlayer(m);
+  m.attr("craftax_full_state_size") = craftax::full::StateSize();
   m.def(
       "craftax_full_roundtrip",
       [](const std::vector<double>& values) {

@@ -156,3 +156,101 @@ def symbolic_observer() -> Any:
 
 def observe(state: Any) -> np.ndarray:
     return np.asarray(symbolic_observer()(state))
+
+
+# ---------------------------------------------------------------------------
+# Part "player": the player's own actions (tests/families/test_craftax_full_player*.py).
+# Each of Craftax's functions below, vmapped over a batch of packed states
+# (and their actions), so that a test sweeps many states and actions in one call.
+
+_PLAYER_FUNCTIONS: dict[str, Callable[[Any, Any, Any], Any]] = {
+    "change_floor": lambda s, a, p: game_logic.change_floor(s, a, p, STATIC),
+    "do_crafting": lambda s, a, p: game_logic.do_crafting(s, a),
+    "place_block": lambda s, a, p: game_logic.place_block(s, a, STATIC),
+    "drink_potion": lambda s, a, p: game_logic.drink_potion(s, a),
+    "boss_logic": lambda s, a, p: game_logic.boss_logic(s, STATIC),
+    "level_up_attributes": lambda s, a, p: game_logic.level_up_attributes(s, a, p),
+    "move_player": lambda s, a, p: game_logic.move_player(s, a, p),
+    "update_plants": lambda s, a, p: game_logic.update_plants(s, STATIC),
+    "update_player_intrinsics": lambda s, a, p: game_logic.update_player_intrinsics(s, a, STATIC),
+    "calculate_inventory_achievements": lambda s, a, p: game_logic.calculate_inventory_achievements(
+        s
+    ),
+    "clip_inventory_and_intrinsics": lambda s, a, p: game_logic.clip_inventory_and_intrinsics(s, p),
+}
+PLAYER_FUNCTIONS = tuple(_PLAYER_FUNCTIONS)
+
+
+@functools.cache
+def state_layout() -> dict[str, tuple[int, tuple[int, ...]]]:
+    """Each leaf of a state by its dotted name (``inventory.wood``): its
+    offset and shape in a packed state."""
+    layout, offset = {}, 0
+    for path, leaf in jax.tree_util.tree_flatten_with_path(new_world(0))[0]:
+        shape = tuple(np.shape(leaf))
+        layout[jax.tree_util.keystr(path).lstrip(".")] = (offset, shape)
+        offset += int(np.prod(shape, dtype=np.int64))
+    return layout
+
+
+def field(packed: np.ndarray, name: str) -> np.ndarray:
+    """A view of leaf ``name`` in the packed state ``packed`` (a float64
+    array), to read or edit in place."""
+    offset, shape = state_layout()[name]
+    return packed[offset : offset + int(np.prod(shape, dtype=np.int64))].reshape(shape)
+
+
+def field_at(index: int) -> str:
+    """The leaf (and the index in it) of position ``index`` of a packed state."""
+    for name, (offset, shape) in state_layout().items():
+        size = int(np.prod(shape, dtype=np.int64))
+        if offset <= index < offset + size:
+            return f"{name}{list(np.unravel_index(index - offset, shape)) if shape else ''}"
+    raise IndexError(index)
+
+
+@functools.cache
+def _player_batch_fn(name: str, params: EnvParams) -> Any:
+    fn = _PLAYER_FUNCTIONS[name]
+    return jax.jit(jax.vmap(lambda s, a: fn(s, a, params)))
+
+
+def player_batch(
+    name: str, states: np.ndarray, actions: np.ndarray, params: EnvParams = PARAMS
+) -> np.ndarray:
+    """Craftax's function ``name`` on each packed state (rows of ``states``)
+    with its action; returns the packed results. It runs 64 rows at a time
+    (the last batch padded), so that one shape is compiled."""
+    states = np.asarray(states, np.float64)
+    actions = np.asarray(actions, np.int32)
+    leaves, tree = jax.tree_util.tree_flatten(new_world(0))
+    out = np.empty_like(states)
+    for start in range(0, states.shape[0], 64):
+        rows, acts = states[start : start + 64], actions[start : start + 64]
+        n = rows.shape[0]
+        rows = np.concatenate([rows, np.repeat(rows[-1:], 64 - n, axis=0)])
+        acts = np.concatenate([acts, np.zeros(64 - n, np.int32)])
+        batched, i = [], 0
+        for leaf in leaves:
+            leaf = np.asarray(leaf)
+            batched.append(rows[:, i : i + leaf.size].reshape((64, *leaf.shape)).astype(leaf.dtype))
+            i += leaf.size
+        result = _player_batch_fn(name, params)(jax.tree_util.tree_unflatten(tree, batched), acts)
+        flat = [
+            np.asarray(x, np.float64).reshape(64, -1) for x in jax.tree_util.tree_leaves(result)
+        ]
+        out[start : start + n] = np.concatenate(flat, axis=1)[:n]
+    return out
+
+
+@functools.cache
+def _is_game_over_fn(params: EnvParams) -> Any:
+    return jax.jit(jax.vmap(lambda s: game_logic.is_game_over(s, params, STATIC)))
+
+
+def is_game_over_batch(states: np.ndarray, params: EnvParams = PARAMS) -> np.ndarray:
+    """Craftax's is_game_over of each packed state (rows of ``states``)."""
+    like = new_world(0)
+    batched = [unpack_state(row, like) for row in np.asarray(states, np.float64)]
+    stacked = jax.tree_util.tree_map(lambda *x: jnp.stack(x), *batched)
+    return np.asarray(_is_game_over_fn(params)(stacked))
