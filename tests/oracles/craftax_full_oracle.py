@@ -156,3 +156,50 @@ def symbolic_observer() -> Any:
 
 def observe(state: Any) -> np.ndarray:
     return np.asarray(symbolic_observer()(state))
+
+
+# ---------------------------------------------------------------------------
+# Part "worldgen": Craftax's own worlds in batches, and a packed state's
+# fields by name (tests/families/test_craftax_full_worldgen*.py).
+# ---------------------------------------------------------------------------
+
+
+@functools.cache
+def worldgen_layout() -> tuple[tuple[str, tuple[int, ...], int], ...]:
+    """Each leaf of a state as (name, shape, offset in a packed state); names
+    as ``inventory.wood``, ``melee_mobs.health`` (traced only, not compiled)."""
+    shapes = jax.eval_shape(lambda key: world_gen.generate_world(key, PARAMS, STATIC), jax.random.PRNGKey(0))
+    out, offset = [], 0
+    for path, leaf in jax.tree_util.tree_flatten_with_path(shapes)[0]:
+        name = jax.tree_util.keystr(path).lstrip(".")
+        out.append((name, tuple(leaf.shape), offset))
+        offset += int(np.prod(leaf.shape, dtype=np.int64))
+    return tuple(out)
+
+
+def worldgen_fields(packed: Any) -> dict[str, np.ndarray]:
+    """A packed state (or a batch of them, one per row) as named arrays."""
+    packed = np.asarray(packed, np.float64)
+    batch = packed.shape[:-1]
+    out = {}
+    for name, shape, offset in worldgen_layout():
+        n = int(np.prod(shape, dtype=np.int64))
+        out[name] = packed[..., offset : offset + n].reshape(batch + shape)
+    return out
+
+
+@functools.cache
+def _worldgen_batch(always_diamond: bool) -> Any:
+    params = PARAMS.replace(always_diamond=always_diamond)
+    return jax.jit(jax.vmap(lambda key: world_gen.generate_world(key, params, STATIC)))
+
+
+def worldgen_craftax_worlds(count: int, seed: int = 0, always_diamond: bool = False) -> dict[str, np.ndarray]:
+    """``count`` of Craftax's own worlds (keys split from ``seed``) as named
+    arrays with a leading batch axis."""
+    keys = jax.random.split(jax.random.PRNGKey(seed), count)
+    states = _worldgen_batch(always_diamond)(keys)
+    out = {}
+    for path, leaf in jax.tree_util.tree_flatten_with_path(states)[0]:
+        out[jax.tree_util.keystr(path).lstrip(".")] = np.asarray(leaf)
+    return out
