@@ -96,7 +96,9 @@ def check_floors(w: dict[str, np.ndarray], always_diamond: bool = False) -> None
         if HAS_UP[level]:
             expected[up[level][0], up[level][1]] = LADDER_UP
         np.testing.assert_array_equal(floor_items, expected, err_msg=f"items of floor {level}")
-        assert (floor_items == LADDER_DOWN).sum() == (HAS_DOWN[level] and not (same and HAS_UP[level]))
+        assert (floor_items == LADDER_DOWN).sum() == (
+            HAS_DOWN[level] and not (same and HAS_UP[level])
+        )
         assert (floor_items == LADDER_UP).sum() == HAS_UP[level]
         # Light: in [0, 1]; lit floors all 1; on dark ones a torch's light at
         # the up ladder (drawn even on the boss floor, which shows no ladder).
@@ -104,8 +106,11 @@ def check_floors(w: dict[str, np.ndarray], always_diamond: bool = False) -> None
         if DEFAULT_LIGHT[level] == 1.0:
             assert (light[level] == 1.0).all(), level
         else:
-            # The 9 x 9 patch is shifted to fit the map; its centre is lit.
-            x0, y0 = np.clip(up[level] - 4, 0, SIZE - 9)
+            # The 9 x 9 patch's centre is lit. Its corner is placed as JAX's
+            # dynamic_update_slice does: a negative index counts from the end,
+            # then the patch is shifted to fit the map.
+            corner = up[level] - 4
+            x0, y0 = np.clip(np.where(corner < 0, corner + SIZE, corner), 0, SIZE - 9)
             assert light[level][x0 + 4, y0 + 4] == 1.0, level
         if level in DUNGEONS:
             check_dungeon(level, floor, floor_items)
@@ -130,7 +135,9 @@ def check_dungeon(level: int, floor: np.ndarray, items: np.ndarray) -> None:
     assert 1 <= (floor == CHEST).sum() <= 8, level
     # Walls next to an open cell (4-neighbourhood), darkness elsewhere.
     open_ = np.pad(~np.isin(floor, (WALL, WALL_MOSS, DARKNESS)), 1)
-    near = open_[1:-1, 1:-1] | open_[:-2, 1:-1] | open_[2:, 1:-1] | open_[1:-1, :-2] | open_[1:-1, 2:]
+    near = (
+        open_[1:-1, 1:-1] | open_[:-2, 1:-1] | open_[2:, 1:-1] | open_[1:-1, :-2] | open_[1:-1, 2:]
+    )
     np.testing.assert_array_equal(floor == DARKNESS, ~near, err_msg=f"darkness of floor {level}")
 
 
@@ -148,7 +155,13 @@ def check_start(w: dict[str, np.ndarray], god_mode: bool = False) -> None:
     assert int(w["boss_timesteps_to_spawn_this_round"]) == 7
     assert int(w["timestep"]) == 0 and not w["achievements"].any()
     assert not w["mob_map"].any() and not w["growing_plants_mask"].any()
-    for mobs in ("melee_mobs", "passive_mobs", "ranged_mobs", "mob_projectiles", "player_projectiles"):
+    for mobs in (
+        "melee_mobs",
+        "passive_mobs",
+        "ranged_mobs",
+        "mob_projectiles",
+        "player_projectiles",
+    ):
         assert (w[f"{mobs}.health"] == 1.0).all() and not w[f"{mobs}.mask"].any(), mobs
         assert not w[f"{mobs}.position"].any() and not w[f"{mobs}.type_id"].any(), mobs
     assert (w["mob_projectile_directions"] == 1).all()

@@ -69,7 +69,11 @@ def test_every_floor_block_and_item_appears() -> None:
     fields = our_worlds(SEEDS, always_diamond=True)
     for level in range(rules.LEVELS):
         seen = set(np.unique(fields["map"][:, level]))
-        assert seen == rules.ALLOWED[level], (level, rules.ALLOWED[level] - seen, seen - rules.ALLOWED[level])
+        assert seen == rules.ALLOWED[level], (
+            level,
+            rules.ALLOWED[level] - seen,
+            seen - rules.ALLOWED[level],
+        )
 
 
 def test_seeds_and_options() -> None:

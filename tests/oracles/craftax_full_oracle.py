@@ -164,13 +164,30 @@ def observe(state: Any) -> np.ndarray:
 # ---------------------------------------------------------------------------
 
 
+# Craftax's programs here are compiled with XLA's cheap settings: a third of
+# the compile time, and these tests run them only a few times.
+WORLDGEN_COMPILE = {"xla_backend_optimization_level": 0, "xla_llvm_disable_expensive_passes": True}
+
+
+@functools.cache
+def _worldgen_shapes() -> Any:
+    return jax.eval_shape(
+        lambda key: world_gen.generate_world(key, PARAMS, STATIC), jax.random.PRNGKey(0)
+    )
+
+
+def worldgen_template() -> Any:
+    """A state of zeros with Craftax's tree, shapes and dtypes (for
+    :func:`unpack_state`'s ``like``, without compiling the generator)."""
+    return jax.tree_util.tree_map(lambda s: jnp.zeros(s.shape, s.dtype), _worldgen_shapes())
+
+
 @functools.cache
 def worldgen_layout() -> tuple[tuple[str, tuple[int, ...], int], ...]:
     """Each leaf of a state as (name, shape, offset in a packed state); names
     as ``inventory.wood``, ``melee_mobs.health`` (traced only, not compiled)."""
-    shapes = jax.eval_shape(lambda key: world_gen.generate_world(key, PARAMS, STATIC), jax.random.PRNGKey(0))
     out, offset = [], 0
-    for path, leaf in jax.tree_util.tree_flatten_with_path(shapes)[0]:
+    for path, leaf in jax.tree_util.tree_flatten_with_path(_worldgen_shapes())[0]:
         name = jax.tree_util.keystr(path).lstrip(".")
         out.append((name, tuple(leaf.shape), offset))
         offset += int(np.prod(leaf.shape, dtype=np.int64))
@@ -189,17 +206,25 @@ def worldgen_fields(packed: Any) -> dict[str, np.ndarray]:
 
 
 @functools.cache
-def _worldgen_batch(always_diamond: bool) -> Any:
-    params = PARAMS.replace(always_diamond=always_diamond)
-    return jax.jit(jax.vmap(lambda key: world_gen.generate_world(key, params, STATIC)))
+def _worldgen_batch(count: int) -> Any:
+    batch = jax.vmap(lambda key: world_gen.generate_world(key, PARAMS, STATIC))
+    keys = jax.ShapeDtypeStruct((count, 2), jnp.uint32)
+    return jax.jit(batch).lower(keys).compile(compiler_options=WORLDGEN_COMPILE)
 
 
-def worldgen_craftax_worlds(count: int, seed: int = 0, always_diamond: bool = False) -> dict[str, np.ndarray]:
+def worldgen_craftax_worlds(count: int, seed: int = 0) -> dict[str, np.ndarray]:
     """``count`` of Craftax's own worlds (keys split from ``seed``) as named
     arrays with a leading batch axis."""
     keys = jax.random.split(jax.random.PRNGKey(seed), count)
-    states = _worldgen_batch(always_diamond)(keys)
+    states = _worldgen_batch(count)(keys)
     out = {}
     for path, leaf in jax.tree_util.tree_flatten_with_path(states)[0]:
         out[jax.tree_util.keystr(path).lstrip(".")] = np.asarray(leaf)
     return out
+
+
+@functools.cache
+def worldgen_quick_step() -> Any:
+    """Craftax's own step (as :func:`real_step`), compiled with the cheap settings."""
+    example = (worldgen_template(), jnp.int32(0), jax.random.PRNGKey(0))
+    return jax.jit(_full_step).lower(*example).compile(compiler_options=WORLDGEN_COMPILE)

@@ -87,8 +87,8 @@ inline void PerlinNoise(Draws& draws, int res_x, int res_y, float (*out)[N]) {
   float fade_v[N];
   // Per gradient row i, column y (in cell j, at offset v): gx and v * gy of
   // the cell's left corner (j) and right corner (j + 1).
-  static thread_local float left_gx[N + 1][N], left_vgy[N + 1][N],
-      right_gx[N + 1][N], right_vgy[N + 1][N];
+  static thread_local float left_gx[N + 1][N], left_vgy[N + 1][N], right_gx[N + 1][N],
+      right_vgy[N + 1][N];
   for (int y = 0; y < N; ++y) {
     const int j = y / cell_y;
     const float v = static_cast<float>(y % cell_y) / cell_y;

@@ -47,6 +47,10 @@ struct SmoothConfig {
   float tree_threshold_perlin;
 };
 
+// The rows follow SmoothConfig's fields: blocks (default, sea, coast, mountain,
+// path, inner mountain), ores, trees, lava, spawn and ladders, then the fades,
+// light and thresholds.
+// clang-format off
 constexpr SmoothConfig kOverworld = {
     kGrass, kWater, kSand, kStone, kPath, kPath,
     {kStone, kStone, kStone, kStone, kStone},
@@ -96,6 +100,7 @@ constexpr SmoothConfig kBossLevel = {
     {0.1f, 0.333f, 0.5f, 0.0f, 0.0f},
     kPath, kGrave, kWall, kNecromancer, kPath, false, false,
     5, 1, 10, 10, 0.0f, 0.7f, 0.6f, 0.95f, -1.0f};
+// clang-format on
 
 // Craftax's DungeonConfig.
 struct DungeonConfig {
@@ -114,11 +119,13 @@ struct FloorKind {
   const DungeonConfig* dungeon;
 };
 
+// clang-format off
 constexpr FloorKind kFloorKinds[kLevels] = {
     {&kOverworld, nullptr}, {nullptr, &kDungeon},    {&kGnomishMines, nullptr},
     {nullptr, &kSewers},    {nullptr, &kVaults},     {&kTrollMines, nullptr},
     {&kFireLevel, nullptr}, {&kIceLevel, nullptr},   {&kBossLevel, nullptr},
 };
+// clang-format on
 
 // An ore's block is never a later ore's requirement in these configs, so one
 // uniform per cell decides all five draws (OreRule, worldgen_smooth.h).

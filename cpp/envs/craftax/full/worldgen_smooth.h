@@ -54,23 +54,28 @@ struct OreRule {
 };
 
 // The light of a smooth floor: its default light, a torch's light around the
-// up ladder (the 9 x 9 patch shifted to fit the map, drawn on every floor even
-// without the ladder), lava's glow, clipped to [0, 1].
-inline void SmoothLight(const SmoothConfig& c, const bool (*lava)[kMapSize],
-                        const int32_t up[2], float (*light)[kMapSize]) {
+// up ladder (a 9 x 9 patch, drawn on every floor even without the ladder),
+// lava's glow, clipped to [0, 1].
+inline void SmoothLight(const SmoothConfig& c, const bool (*lava)[kMapSize], const int32_t up[2],
+                        float (*light)[kMapSize]) {
   for (int x = 0; x < kMapSize; ++x) {
     for (int y = 0; y < kMapSize; ++y) light[x][y] = c.default_light;
   }
   const DistanceTables& tables = Distances();
-  const int x0 = Min(Max(up[0] - 4, 0), kMapSize - 9);
-  const int y0 = Min(Max(up[1] - 4, 0), kMapSize - 9);
+  // JAX's dynamic_update_slice start: a negative index counts from the end,
+  // then the start is clamped so the patch fits (a ladder in the first four
+  // columns lights the far side of the map, as in Craftax).
+  auto start = [](int32_t i) { return Min(Max(i < 0 ? i + kMapSize : i, 0), kMapSize - 9); };
+  const int x0 = start(up[0] - 4);
+  const int y0 = start(up[1] - 4);
   for (int x = 0; x < 9; ++x) {
     for (int y = 0; y < 9; ++y) {
       light[x0 + x][y0 + y] = tables.torch[x][y] * (1.0f - c.default_light) + c.default_light;
     }
   }
   if (c.lava == kLava) {
-    static constexpr float kGlow[3][3] = {{0.2f, 0.7f, 0.2f}, {0.7f, 1.0f, 0.7f}, {0.2f, 0.7f, 0.2f}};
+    static constexpr float kGlow[3][3] = {
+        {0.2f, 0.7f, 0.2f}, {0.7f, 1.0f, 0.7f}, {0.2f, 0.7f, 0.2f}};
     for (int x = 0; x < kMapSize; ++x) {
       for (int y = 0; y < kMapSize; ++y) {
         if (!lava[x][y]) continue;
@@ -92,8 +97,8 @@ inline void SmoothLight(const SmoothConfig& c, const bool (*lava)[kMapSize],
 
 // Floor `level` of s (map, item map, light map, ladders) from config c.
 template <class Draws>
-inline void GenerateSmoothFloor(Draws& draws, const SmoothConfig& c, bool always_diamond,
-                                int level, FullState& s) {
+inline void GenerateSmoothFloor(Draws& draws, const SmoothConfig& c, bool always_diamond, int level,
+                                FullState& s) {
   static thread_local float water[kMapSize][kMapSize], mountain[kMapSize][kMapSize],
       paths[kMapSize][kMapSize], trees[kMapSize][kMapSize];
   PerlinNoise(draws, kMapSize / 16, kMapSize / 16, water);
