@@ -96,6 +96,33 @@ def test_block_types_per_floor_match_craftax() -> None:
         assert common <= set(np.unique(ours[:, level])), (level, common)
 
 
+# The leaves a world draws; every other leaf of a new game is fixed.
+DRAWN = {
+    "map",
+    "item_map",
+    "light_map",
+    "down_ladders",
+    "up_ladders",
+    "potion_mapping",
+    "state_rng",
+}
+
+
+def test_fixed_fields_equal_craftax() -> None:
+    """Everything of a new game that is not drawn equals Craftax's to the bit
+    (the empty mob slots, the counters; the light level as Craftax's reset
+    computes it)."""
+    ours, theirs = our_worlds(OURS), their_worlds(THEIRS)
+    fixed = [name for name in theirs if name not in DRAWN | {"light_level"}]
+    assert len(fixed) > 40
+    assert np.float32(ours["light_level"][0]) == np.float32(oracle.worldgen_reset_light_level())
+    for name in fixed:
+        want = theirs[name][0]
+        assert (theirs[name] == want).all(), name  # fixed in Craftax's worlds too
+        got = ours[name].astype(want.dtype)
+        assert (got == want).all(), name
+
+
 def test_craftax_worlds_keep_the_rules() -> None:
     """The rules our worlds are held to are Craftax's: its worlds keep them."""
     fields = their_worlds(THEIRS)

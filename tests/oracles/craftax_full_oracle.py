@@ -228,3 +228,12 @@ def worldgen_quick_step() -> Any:
     """Craftax's own step (as :func:`real_step`), compiled with the cheap settings."""
     example = (worldgen_template(), jnp.int32(0), jax.random.PRNGKey(0))
     return jax.jit(_full_step).lower(*example).compile(compiler_options=WORLDGEN_COMPILE)
+
+
+def worldgen_reset_light_level() -> float:
+    """Craftax's light level of a new game as its reset computes it, with the
+    params traced (jitted reset(key, params)); a generator that closes over
+    PARAMS, as :func:`new_world` does, gets XLA's constant-folded value, one
+    float32 step away."""
+    light = jax.jit(lambda params: game_logic.calculate_light_level(0, params))(PARAMS)
+    return float(np.float32(light))
