@@ -7,7 +7,6 @@ are in test_craftax_full_worldgen_oracle.py."""
 from __future__ import annotations
 
 import functools
-import os
 
 import numpy as np
 import pytest
@@ -20,7 +19,9 @@ if not hasattr(_core, "craftax_full_new_world"):
 import craftax_full_oracle as oracle  # noqa: E402
 import craftax_full_worldgen_helpers as rules  # noqa: E402
 
-SEEDS = 1000 if os.environ.get("ENVPOOL_X_SLOW") else 200
+SEEDS = 200
+# The rules over many more worlds: the slow suite (ENVPOOL_X_SLOW=1).
+COUNTS = [SEEDS, pytest.param(3000, marks=pytest.mark.slow)]
 
 
 @functools.cache
@@ -36,10 +37,11 @@ def test_packed_size_is_craftax_state() -> None:
     assert offset + int(np.prod(shape)) == _core.craftax_full_state_size, name
 
 
+@pytest.mark.parametrize("count", COUNTS)
 @pytest.mark.parametrize("always_diamond", [False, True])
-def test_floors_keep_craftax_rules(always_diamond: bool) -> None:
-    fields = our_worlds(SEEDS, always_diamond=always_diamond)
-    for i in range(SEEDS):
+def test_floors_keep_craftax_rules(always_diamond: bool, count: int) -> None:
+    fields = our_worlds(count, always_diamond=always_diamond)
+    for i in range(count):
         w = rules.world(fields, i)
         rules.check_floors(w, always_diamond=always_diamond)
         rules.check_start(w)

@@ -124,7 +124,7 @@ inline void PerlinNoise(Draws& draws, int res_x, int res_y, float (*out)[N]) {
     }
   }
   // The extremes per column first (a pass that vectorizes), then of those:
-  // the same lo and hi as a scan in row-major order.
+  // the same lo and hi as one scan (a minimum does not depend on the order).
   float col_lo[N], col_hi[N];
   for (int y = 0; y < N; ++y) col_lo[y] = col_hi[y] = out[0][y];
   for (int x = 1; x < N; ++x) {

@@ -9,10 +9,12 @@
 // chances and placement rules of each floor, and so the distribution of
 // worlds (tests/families/test_craftax_full_worldgen*.py compare it with
 // Craftax's own generator). As in classic_worldgen.h, gradient angles come
-// from a table of 1024 and the draws Craftax takes for every cell but only
-// uses on some are taken only where used (one draw for the five ore draws).
-// A world takes a varying number of draws (a few thousand 32-bit words); the
-// stream goes on after the last Philox block read.
+// from a table of 1024 even angles, and a draw Craftax takes for every cell
+// but uses only on some is taken only where it can change the cell (one
+// draw stands for a cell's five ore draws). A world takes a varying number of
+// 32-bit words from the stream (about 12,500), which goes on after the last
+// Philox block read. Draws (the template parameter) is anything with
+// NextWord(), Uniform() (a float in [0, 1)) and UniformInt(n).
 #pragma once
 
 #include <cstddef>
