@@ -16,11 +16,13 @@ namespace envpool_x {
 void BindCraftaxFullSymbolic(py::module_& m);
 void BindCraftaxFullMobs(py::module_& m);
 void BindCraftaxFullPlayer(py::module_& m);
+void BindCraftaxFullWorldgen(py::module_& m);
 
 void BindCraftaxFull(py::module_& m) {
   BindCraftaxFullSymbolic(m);
   BindCraftaxFullMobs(m);
   BindCraftaxFullPlayer(m);
+  BindCraftaxFullWorldgen(m);
   m.attr("craftax_full_state_size") = craftax::full::StateSize();
   m.def(
       "craftax_full_roundtrip",

@@ -240,6 +240,49 @@ def player_batch(
             np.asarray(x, np.float64).reshape(64, -1) for x in jax.tree_util.tree_leaves(result)
         ]
         out[start : start + n] = np.concatenate(flat, axis=1)[:n]
+# Part "worldgen": Craftax's own worlds in batches, and a packed state's
+# fields by name (tests/families/test_craftax_full_worldgen*.py).
+# ---------------------------------------------------------------------------
+
+
+# Craftax's programs here are compiled with XLA's cheap settings: a third of
+# the compile time, and these tests run them only a few times.
+WORLDGEN_COMPILE = {"xla_backend_optimization_level": 0, "xla_llvm_disable_expensive_passes": True}
+
+
+@functools.cache
+def _worldgen_shapes() -> Any:
+    return jax.eval_shape(
+        lambda key: world_gen.generate_world(key, PARAMS, STATIC), jax.random.PRNGKey(0)
+    )
+
+
+def worldgen_template() -> Any:
+    """A state of zeros with Craftax's tree, shapes and dtypes (for
+    :func:`unpack_state`'s ``like``, without compiling the generator)."""
+    return jax.tree_util.tree_map(lambda s: jnp.zeros(s.shape, s.dtype), _worldgen_shapes())
+
+
+@functools.cache
+def worldgen_layout() -> tuple[tuple[str, tuple[int, ...], int], ...]:
+    """Each leaf of a state as (name, shape, offset in a packed state); names
+    as ``inventory.wood``, ``melee_mobs.health`` (traced only, not compiled)."""
+    out, offset = [], 0
+    for path, leaf in jax.tree_util.tree_flatten_with_path(_worldgen_shapes())[0]:
+        name = jax.tree_util.keystr(path).lstrip(".")
+        out.append((name, tuple(leaf.shape), offset))
+        offset += int(np.prod(leaf.shape, dtype=np.int64))
+    return tuple(out)
+
+
+def worldgen_fields(packed: Any) -> dict[str, np.ndarray]:
+    """A packed state (or a batch of them, one per row) as named arrays."""
+    packed = np.asarray(packed, np.float64)
+    batch = packed.shape[:-1]
+    out = {}
+    for name, shape, offset in worldgen_layout():
+        n = int(np.prod(shape, dtype=np.int64))
+        out[name] = packed[..., offset : offset + n].reshape(batch + shape)
     return out
 
 
@@ -254,3 +297,34 @@ def is_game_over_batch(states: np.ndarray, params: EnvParams = PARAMS) -> np.nda
     batched = [unpack_state(row, like) for row in np.asarray(states, np.float64)]
     stacked = jax.tree_util.tree_map(lambda *x: jnp.stack(x), *batched)
     return np.asarray(_is_game_over_fn(params)(stacked))
+def _worldgen_batch(count: int) -> Any:
+    batch = jax.vmap(lambda key: world_gen.generate_world(key, PARAMS, STATIC))
+    keys = jax.ShapeDtypeStruct((count, 2), jnp.uint32)
+    return jax.jit(batch).lower(keys).compile(compiler_options=WORLDGEN_COMPILE)
+
+
+def worldgen_craftax_worlds(count: int, seed: int = 0) -> dict[str, np.ndarray]:
+    """``count`` of Craftax's own worlds (keys split from ``seed``) as named
+    arrays with a leading batch axis."""
+    keys = jax.random.split(jax.random.PRNGKey(seed), count)
+    states = _worldgen_batch(count)(keys)
+    out = {}
+    for path, leaf in jax.tree_util.tree_flatten_with_path(states)[0]:
+        out[jax.tree_util.keystr(path).lstrip(".")] = np.asarray(leaf)
+    return out
+
+
+@functools.cache
+def worldgen_quick_step() -> Any:
+    """Craftax's own step (as :func:`real_step`), compiled with the cheap settings."""
+    example = (worldgen_template(), jnp.int32(0), jax.random.PRNGKey(0))
+    return jax.jit(_full_step).lower(*example).compile(compiler_options=WORLDGEN_COMPILE)
+
+
+def worldgen_reset_light_level() -> float:
+    """Craftax's light level of a new game as its reset computes it, with the
+    params traced (jitted reset(key, params)); a generator that closes over
+    PARAMS, as :func:`new_world` does, gets XLA's constant-folded value, one
+    float32 step away."""
+    light = jax.jit(lambda params: game_logic.calculate_light_level(0, params))(PARAMS)
+    return float(np.float32(light))

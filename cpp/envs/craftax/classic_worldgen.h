@@ -63,14 +63,17 @@ struct GradientTable {
   }
 };
 
-// Perlin noise over the map with res_x x res_y gradient cells, scaled to [0, 1].
+// Perlin noise over an N x N map with res_x x res_y gradient cells, scaled to
+// [0, 1] (N is the map's size: 64 here, 48 for the full game's floors; Draws
+// is anything with NextWord()).
 // Per gradient row i and map column y, the terms that do not depend on the
 // map row are tabled first, so the loop over a row reads contiguous arrays
 // (and vectorizes); every value is computed as u * gx + v * gy in this order.
-inline void PerlinNoise(WorldDraws& draws, int res_x, int res_y, float out[kMapSize][kMapSize]) {
+template <class Draws, int N>
+inline void PerlinNoise(Draws& draws, int res_x, int res_y, float (*out)[N]) {
   static const GradientTable table;
-  float gx[kMapSize + 1][kMapSize + 1];
-  float gy[kMapSize + 1][kMapSize + 1];
+  float gx[N + 1][N + 1];
+  float gy[N + 1][N + 1];
   for (int i = 0; i <= res_x; ++i) {
     for (int j = 0; j <= res_y; ++j) {
       const uint32_t k = draws.NextWord() % kGradientAngles;
@@ -79,14 +82,14 @@ inline void PerlinNoise(WorldDraws& draws, int res_x, int res_y, float out[kMapS
     }
   }
   auto fade = [](float t) { return t * t * t * (t * (t * 6 - 15) + 10); };
-  const int cell_x = kMapSize / res_x;
-  const int cell_y = kMapSize / res_y;
-  float fade_v[kMapSize];
+  const int cell_x = N / res_x;
+  const int cell_y = N / res_y;
+  float fade_v[N];
   // Per gradient row i, column y (in cell j, at offset v): gx and v * gy of
   // the cell's left corner (j) and right corner (j + 1).
-  static thread_local float left_gx[kMapSize + 1][kMapSize], left_vgy[kMapSize + 1][kMapSize],
-      right_gx[kMapSize + 1][kMapSize], right_vgy[kMapSize + 1][kMapSize];
-  for (int y = 0; y < kMapSize; ++y) {
+  static thread_local float left_gx[N + 1][N], left_vgy[N + 1][N], right_gx[N + 1][N],
+      right_vgy[N + 1][N];
+  for (int y = 0; y < N; ++y) {
     const int j = y / cell_y;
     const float v = static_cast<float>(y % cell_y) / cell_y;
     fade_v[y] = fade(v);
@@ -97,7 +100,7 @@ inline void PerlinNoise(WorldDraws& draws, int res_x, int res_y, float out[kMapS
       right_vgy[i][y] = (v - 1) * gy[i][j + 1];
     }
   }
-  for (int x = 0; x < kMapSize; ++x) {
+  for (int x = 0; x < N; ++x) {
     const int i = x / cell_x;
     const float u = static_cast<float>(x % cell_x) / cell_x;
     const float fade_u = fade(u);
@@ -110,7 +113,7 @@ inline void PerlinNoise(WorldDraws& draws, int res_x, int res_y, float out[kMapS
     const float* g11 = right_gx[i + 1];
     const float* h11 = right_vgy[i + 1];
     float* row = out[x];
-    for (int y = 0; y < kMapSize; ++y) {
+    for (int y = 0; y < N; ++y) {
       const float n00 = u * g00[y] + h00[y];
       const float n10 = (u - 1) * g10[y] + h10[y];
       const float n01 = u * g01[y] + h01[y];
@@ -120,16 +123,24 @@ inline void PerlinNoise(WorldDraws& draws, int res_x, int res_y, float out[kMapS
       row[y] = n0 + fade_v[y] * (n1 - n0);
     }
   }
-  float lo = out[0][0], hi = out[0][0];
-  for (int x = 0; x < kMapSize; ++x) {
-    for (int y = 0; y < kMapSize; ++y) {
-      lo = out[x][y] < lo ? out[x][y] : lo;
-      hi = out[x][y] > hi ? out[x][y] : hi;
+  // The extremes per column first (a pass that vectorizes), then of those:
+  // the same lo and hi as one scan (a minimum does not depend on the order).
+  float col_lo[N], col_hi[N];
+  for (int y = 0; y < N; ++y) col_lo[y] = col_hi[y] = out[0][y];
+  for (int x = 1; x < N; ++x) {
+    for (int y = 0; y < N; ++y) {
+      col_lo[y] = out[x][y] < col_lo[y] ? out[x][y] : col_lo[y];
+      col_hi[y] = out[x][y] > col_hi[y] ? out[x][y] : col_hi[y];
     }
   }
+  float lo = col_lo[0], hi = col_hi[0];
+  for (int y = 1; y < N; ++y) {
+    lo = col_lo[y] < lo ? col_lo[y] : lo;
+    hi = col_hi[y] > hi ? col_hi[y] : hi;
+  }
   const float range = hi - lo;
-  for (int x = 0; x < kMapSize; ++x) {
-    for (int y = 0; y < kMapSize; ++y) out[x][y] = (out[x][y] - lo) / range;
+  for (int x = 0; x < N; ++x) {
+    for (int y = 0; y < N; ++y) out[x][y] = (out[x][y] - lo) / range;
   }
 }
 
