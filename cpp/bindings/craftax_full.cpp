@@ -12,7 +12,10 @@
 
 namespace envpool_x {
 
+void BindCraftaxFullPixels(py::module_& m);  // craftax_full_pixels.cpp
+
 void BindCraftaxFull(py::module_& m) {
+  BindCraftaxFullPixels(m);
   m.attr("craftax_full_state_size") = craftax::full::StateSize();
   m.def(
       "craftax_full_roundtrip",

@@ -1,0 +1,397 @@
+"""The full Craftax game's pixel view (``craftax_full_pixels``) against craftax 1.6.1.
+
+Our C++ view of a state is compared with Craftax's own jitted
+``make_craftax_pixel_renderer(block)`` of the same state, at 10 pixels a cell
+(Craftax-Pixels-v1's observation) and 16 (render()'s default; 64 in the slow
+suite): Craftax's worlds on every floor, states its own step reaches with
+random actions, and states edited to show what play rarely shows together
+(every block and item, mobs of every class and type, projectiles in every
+direction, night, sleep, the map's edge, a full inventory, out-of-range
+values that Craftax's clamped table reads turn into some texture).
+
+Tolerance: see RTOL below; every other part (textures, blocks, items, mobs,
+projectiles, the light map, the inventory and digits, the noise) is exact.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+import numpy as np
+import pytest
+
+pytest.importorskip("craftax")
+_core = pytest.importorskip("envpool_x._core")
+if not hasattr(_core, "craftax_full_pixels"):
+    pytest.skip("built without ENVPOOL_X_CRAFTAX", allow_module_level=True)
+
+import craftax_full_oracle as oracle  # noqa: E402
+import jax  # noqa: E402
+import jax.numpy as jnp  # noqa: E402
+
+from conftest import ci_sample  # noqa: E402
+from envpool_x.families import craftax_full_textures as textures  # noqa: E402
+
+#: XLA fuses the night's blends (multiply-adds contracted unlike our plain
+#: float32 C++), so a night pixel on the surface may differ by a float32 ulp
+#: or two; found at most RTOL_SEEN. Everything else is bit-exact.
+RTOL = 5e-7
+BLOCKS = ci_sample([10, 16, 64], keep={10, 16})
+
+
+@functools.cache
+def craftax_renderer(block: int) -> Any:
+    from craftax.craftax.renderer import make_craftax_pixel_renderer
+
+    return jax.jit(make_craftax_pixel_renderer(block))
+
+
+def ours(state: Any, block: int) -> np.ndarray:
+    textures.load_textures(block)
+    return _core.craftax_full_pixels(oracle.pack_state(state), block)
+
+
+def assert_same_view(state: Any, block: int, what: str = "") -> np.ndarray:
+    """Our view of ``state`` equals Craftax's (within RTOL on the night's
+    blends only); returns it."""
+    theirs = np.asarray(craftax_renderer(block)(state))
+    mine = ours(state, block)
+    assert mine.shape == theirs.shape == ((9 + 4) * block, 11 * block, 3), what
+    assert mine.dtype == np.float32
+    if float(state.light_level) >= 0.5 or int(state.player_level) != 0:
+        np.testing.assert_array_equal(mine, theirs, err_msg=what)  # no night: exact
+    else:
+        np.testing.assert_allclose(mine, theirs, rtol=RTOL, atol=0, err_msg=what)
+        inventory = np.s_[9 * block :]
+        np.testing.assert_array_equal(mine[inventory], theirs[inventory], err_msg=what)
+    return mine
+
+
+# --- edited states -------------------------------------------------------------------
+
+
+def edit(state: Any, **fields: Any) -> Any:
+    """``state`` with ``fields`` replaced (numpy values, in the fields' dtypes);
+    ``mobs=...`` style keys take dicts of the mob table's fields."""
+    changes = {}
+    for name, value in fields.items():
+        old = getattr(state, name)
+        if isinstance(value, dict):
+            changes[name] = old.replace(
+                **{k: jnp.asarray(v, getattr(old, k).dtype) for k, v in value.items()}
+            )
+        else:
+            changes[name] = jnp.asarray(value, jnp.asarray(old).dtype)
+    return state.replace(**changes)
+
+
+def set_at(array: Any, index: Any, value: Any) -> np.ndarray:
+    out = np.array(array)
+    out[index] = value
+    return out
+
+
+MOB_TYPES = {"melee_mobs": 8, "passive_mobs": 3, "ranged_mobs": 8}
+PROJECTILES = ("mob_projectiles", "player_projectiles")
+DIRECTIONS = np.array([[-1, 0], [1, 0], [0, -1], [0, 1], [0, 0], [1, 1], [-1, 1]])
+
+
+def random_scene(base: Any, rng: np.random.Generator, level: int | None = None) -> Any:
+    """``base`` with a random floor, player, mobs, projectiles, light and inventory:
+    values in and (now and then) out of Craftax's ranges."""
+    if level is None:
+        level = int(rng.choice([0, 0, 1, 2, 3, 4, 5, 6, 7, 8, -1, 9]))
+    row = level if level < 9 else 8  # the floor Craftax's clamped read draws
+    edge = rng.random() < 0.3
+    pos = rng.choice([0, 1, 3, 44, 46, 47], size=2) if edge else rng.integers(5, 43, size=2)
+    light_map = np.where(rng.random((48, 48)) < 0.3, 1.0, rng.random((48, 48)))
+    light_map[rng.random((48, 48)) < 0.15] = 0.0
+    fields: dict[str, Any] = {
+        "player_level": level,
+        "player_position": pos,
+        "player_direction": rng.integers(0, 6),
+        "is_sleeping": rng.random() < 0.3,
+        "light_level": rng.choice([0.0, 0.1, 0.3, 0.49, 0.5, 0.8, 1.0, rng.random()]),
+        "state_rng": rng.integers(0, 2**32, size=2, dtype=np.uint64).astype(np.uint32),
+        "map": set_at(base.map, row, rng.integers(0, 37, (48, 48))),
+        "item_map": set_at(
+            base.item_map, row, rng.choice(5, (48, 48), p=[0.6, 0.1, 0.1, 0.1, 0.1])
+        ),
+        "light_map": set_at(base.light_map, row, light_map),
+        "monsters_killed": set_at(base.monsters_killed, row, rng.choice([0, 7, 8, 12])),
+        "boss_timesteps_to_spawn_this_round": rng.choice([-1, 0, 5]),
+        "player_health": rng.choice([rng.uniform(-1, 25), 0.5, 9.0, 10.0]),
+        "player_food": rng.integers(-2, 30),
+        "player_drink": rng.integers(-2, 30),
+        "player_energy": rng.integers(-2, 30),
+        "player_mana": rng.integers(-2, 30),
+        "player_xp": rng.integers(-2, 12),
+        "player_dexterity": rng.integers(-2, 12),
+        "player_strength": rng.integers(-2, 12),
+        "player_intelligence": rng.integers(-2, 12),
+        "learned_spells": rng.random(2) < 0.5,
+        "sword_enchantment": rng.integers(-1, 4),
+        "bow_enchantment": rng.integers(-1, 4),
+        "armour_enchantments": rng.integers(-1, 4, size=4),
+    }
+    counts = {
+        k: rng.integers(-3, 120) if rng.random() < 0.3 else rng.integers(0, 10)
+        for k in ("wood", "stone", "coal", "iron", "diamond", "sapling", "arrows", "torches")
+    }
+    counts.update(ruby=rng.integers(0, 30), sapphire=rng.integers(0, 30), books=rng.integers(0, 3))
+    fields["inventory"] = {
+        **counts,
+        "pickaxe": rng.integers(-1, 6),
+        "sword": rng.integers(-1, 6),
+        "bow": rng.integers(-1, 3),
+        "armour": rng.integers(-1, 4, size=4),
+        "potions": rng.integers(-2, 30, size=6),
+    }
+    for name in (*MOB_TYPES, *PROJECTILES):
+        mobs = getattr(base, name)
+        n = mobs.mask.shape[1]
+        types = MOB_TYPES.get(name, 8)
+        fields[name] = {
+            "position": set_at(mobs.position, row, pos + rng.integers(-6, 7, (n, 2))),
+            "mask": set_at(mobs.mask, row, rng.random(n) < 0.85),
+            "type_id": set_at(mobs.type_id, row, rng.integers(-2, types + 2, n)),
+        }
+    for name in PROJECTILES:
+        dirs = getattr(base, name.replace("projectiles", "projectile_directions"))
+        fields[name.replace("projectiles", "projectile_directions")] = set_at(
+            dirs, row, DIRECTIONS[rng.integers(0, len(DIRECTIONS), 3)]
+        )
+    return edit(base, **fields)
+
+
+@pytest.fixture(scope="module")
+def world() -> Any:
+    return oracle.new_world(0)
+
+
+# --- tests ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("block", BLOCKS)
+def test_textures_equal_craftax(block: int) -> None:
+    from craftax.craftax.constants import load_all_textures
+
+    theirs = {k: np.asarray(v) for k, v in load_all_textures()[block].items()}
+    (blocks, small_blocks, items, items_alpha, player, player_alpha, mobs, mobs_alpha) = (
+        textures.full_textures(block)[:8]
+    )
+    digits, digits_alpha, digits_zero, digits_zero_alpha = textures.full_textures(block)[8:12]
+    icons, overlays, overlays_alpha, noise = textures.full_textures(block)[12:]
+    b = block
+    np.testing.assert_array_equal(blocks, theirs["block_textures"])
+    np.testing.assert_array_equal(small_blocks, theirs["smaller_block_textures"])
+    cell = np.s_[:, :b, :b]
+    np.testing.assert_array_equal(items, theirs["full_map_item_textures"][cell][..., :3])
+    item_alpha = theirs["full_map_item_textures"][cell][..., 3:]
+    np.testing.assert_array_equal(items_alpha, np.repeat(item_alpha, 3, axis=-1))
+    centre = np.s_[:, 4 * b : 5 * b, 5 * b : 6 * b]
+    np.testing.assert_array_equal(player, theirs["full_map_player_textures"][centre])
+    np.testing.assert_array_equal(player_alpha, theirs["full_map_player_textures_alpha"][centre])
+    names = ("melee_mob", "passive_mob", "ranged_mob", "projectile")
+    np.testing.assert_array_equal(mobs, np.concatenate([theirs[f"{n}_textures"] for n in names]))
+    np.testing.assert_array_equal(
+        mobs_alpha, np.concatenate([theirs[f"{n}_texture_alphas"] for n in names])
+    )
+    np.testing.assert_array_equal(digits, theirs["number_textures"])
+    np.testing.assert_array_equal(digits_alpha, theirs["number_textures_alpha"])
+    np.testing.assert_array_equal(digits_zero, theirs["number_textures_with_zero"])
+    np.testing.assert_array_equal(digits_zero_alpha, theirs["number_textures_alpha_with_zero"])
+    expected_icons = [
+        theirs[k]
+        for k in (
+            "health_texture",
+            "hunger_texture",
+            "thirst_texture",
+            "energy_texture",
+            "mana_texture",
+            "sapling_texture",
+            "torch_inv_texture",
+            "book_texture",
+            "fireball_inv_texture",
+            "iceball_inv_texture",
+            "xp_texture",
+            "dex_texture",
+            "str_texture",
+            "int_texture",
+        )
+    ]
+    expected_icons += [theirs["bow_textures"][1], theirs["player_projectile_textures"][0]]
+    expected_icons += list(theirs["potion_textures"])
+    expected_icons += list(theirs["pickaxe_textures"][1:]) + list(theirs["sword_textures"][1:])
+    expected_icons += list(theirs["armour_textures"][1]) + list(theirs["armour_textures"][2])
+    np.testing.assert_array_equal(icons, np.stack(expected_icons))
+    enchantments = [
+        theirs["sword_enchantment_textures"][1:],
+        theirs["arrow_enchantment_textures"][1:],
+    ]
+    enchantments += [
+        theirs["armour_enchantment_textures"][1],
+        theirs["armour_enchantment_textures"][2],
+    ]
+    rgba = np.concatenate(enchantments)
+    np.testing.assert_array_equal(overlays, rgba[..., :3])
+    np.testing.assert_array_equal(overlays_alpha, np.repeat(rgba[..., 3:], 3, axis=-1))
+    np.testing.assert_array_equal(noise, theirs["night_noise_intensity_texture"][:, :, 0])
+    # What C++ takes as empty must be Craftax's zeros.
+    assert not theirs["smaller_empty_texture"].any() and not theirs["pickaxe_textures"][0].any()
+    assert not theirs["armour_textures"][0].any() and not theirs["bow_textures"][0].any()
+    assert not theirs["sword_enchantment_textures"][0].any()
+    assert not theirs["armour_enchantment_textures"][0].any()
+
+
+@pytest.mark.parametrize("block", BLOCKS)
+@pytest.mark.parametrize("seed", [0, 1])
+def test_craftax_worlds_on_every_floor(block: int, seed: int) -> None:
+    # Craftax's own floors, the player at each floor's ladders (lit there).
+    state = oracle.new_world(seed)
+    assert_same_view(state, block, "surface")
+    for level in range(1, 9):
+        for ladders in (state.up_ladders, state.down_ladders):
+            moved = edit(state, player_level=level, player_position=np.asarray(ladders[level]))
+            assert_same_view(moved, block, f"floor {level} at {np.asarray(ladders[level])}")
+
+
+def run_real_episode(seed: int, steps: int, block: int, every: int = 5) -> int:
+    """Craftax's own step with random actions (more moves and do's); compares the
+    view every ``every`` steps; returns how many views were compared."""
+    rng = np.random.default_rng(seed)
+    weights = np.ones(43)
+    weights[1:6] = 6.0
+    weights /= weights.sum()
+    state, key, compared = oracle.new_world(seed), jax.random.PRNGKey(seed), 0
+    step = oracle.real_step()
+    for t in range(steps):
+        key, sub = jax.random.split(key)
+        state, _, done = step(state, jnp.int32(rng.choice(43, p=weights)), sub)
+        if t % every == 0:
+            assert_same_view(state, block, f"seed {seed} step {t}")
+            compared += 1
+        if bool(done):
+            break
+    return compared
+
+
+@pytest.mark.parametrize("block", BLOCKS)
+def test_states_craftax_step_reaches(block: int) -> None:
+    assert run_real_episode(seed=3, steps=60, block=block) >= 5
+
+
+@pytest.mark.slow
+def test_states_craftax_step_reaches_long() -> None:
+    for seed in range(4):
+        run_real_episode(seed=seed, steps=400, block=10, every=3)
+
+
+@pytest.mark.parametrize("block", BLOCKS)
+def test_edited_scenes(block: int, world: Any) -> None:
+    rng = np.random.default_rng(block)
+    seen_types: dict[str, set[int]] = {name: set() for name in (*MOB_TYPES, *PROJECTILES)}
+    nights = sleeping = 0
+    for i in range(24):
+        state = random_scene(world, rng, level=i % 9 if i < 18 else None)
+        assert_same_view(state, block, f"scene {i}")
+        row = min(int(state.player_level), 8)
+        for name in seen_types:
+            mobs = getattr(state, name)
+            seen_types[name] |= set(np.asarray(mobs.type_id[row])[np.asarray(mobs.mask[row])])
+        nights += int(state.player_level) == 0 and float(state.light_level) < 0.5
+        sleeping += bool(state.is_sleeping)
+    for name, types in MOB_TYPES.items():  # the scenes did show every type
+        assert set(range(types)) <= seen_types[name], (name, seen_types[name])
+    assert nights >= 2 and sleeping >= 3, (nights, sleeping)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("block", [10, 16, 64])
+def test_edited_scenes_many(block: int, world: Any) -> None:
+    rng = np.random.default_rng(100 + block)
+    for i in range(300 if block < 64 else 60):
+        assert_same_view(random_scene(world, rng), block, f"scene {i}")
+
+
+def test_night_and_sleep_on_the_surface(world: Any) -> None:
+    # Each light level over the same scene: day is exact, night within RTOL.
+    rng = np.random.default_rng(7)
+    scene = random_scene(world, rng, level=0)
+    views = []
+    for light in (1.0, 0.75, 0.5, 0.4999, 0.3, 0.05, 0.0):
+        for sleeping in (False, True):
+            state = edit(scene, light_level=light, is_sleeping=sleeping)
+            views.append(assert_same_view(state, 10, f"light {light} sleeping {sleeping}"))
+    assert not np.array_equal(views[0], views[-2])  # night changed the picture
+    assert not np.array_equal(views[0], views[1])  # so did sleep
+    # Underground the light level is not used.
+    deep = edit(scene, player_level=3, light_level=0.0)
+    np.testing.assert_array_equal(ours(deep, 10), ours(edit(deep, light_level=1.0), 10))
+
+
+def test_projectile_directions_and_map_edges(world: Any) -> None:
+    # Every direction of every projectile type, one projectile a state, in
+    # the view's corner cell at the map's corners.
+    for corner in ([0, 0], [47, 47], [0, 47], [47, 0]):
+        for d, direction in enumerate(DIRECTIONS):
+            kind = d % 8
+            fields = {"player_position": np.array(corner), "player_level": 0}
+            for name in PROJECTILES:
+                mobs = getattr(world, name)
+                fields[name] = {
+                    "position": set_at(mobs.position, (0, 0), np.array(corner) + [1, -1]),
+                    "mask": set_at(np.zeros_like(mobs.mask), (0, 0), True),
+                    "type_id": set_at(mobs.type_id, (0, 0), kind),
+                }
+                key = name.replace("projectiles", "projectile_directions")
+                fields[key] = set_at(getattr(world, key), (0, 0), direction)
+            assert_same_view(edit(world, **fields), 10, f"corner {corner} direction {direction}")
+
+
+def test_observation_is_the_view_over_255(world: Any) -> None:
+    # Craftax-Pixels-v1's observation: the view at 10 pixels a cell / 255.
+    from craftax.craftax.envs.craftax_pixels_env import CraftaxPixelsEnv
+
+    env = CraftaxPixelsEnv(CraftaxPixelsEnv.default_static_params())
+    observe = jax.jit(env.get_obs)
+    rng = np.random.default_rng(11)
+    for _ in range(4):
+        state = random_scene(world, rng, level=0)
+        theirs = np.asarray(observe(state))
+        assert theirs.shape == (130, 110, 3)
+        mine = ours(state, textures.OBS_BLOCK_PIXELS) * np.float32(1.0 / 255.0)
+        np.testing.assert_allclose(mine, theirs, rtol=RTOL, atol=1e-9)
+
+
+def test_texture_loading_is_checked() -> None:
+    parts = [a.ravel() for a in textures.full_textures(10)]
+    with pytest.raises(ValueError, match="array 3"):
+        _core.craftax_full_set_textures(10, parts[:3] + [parts[3][:-1]] + parts[4:])
+    with pytest.raises(ValueError, match="expected 16 arrays"):
+        _core.craftax_full_set_textures(10, parts[:-1])
+    with pytest.raises(ValueError, match="block size"):
+        _core.craftax_full_set_textures(2, parts)
+    assert not _core.craftax_full_has_textures(11)
+    with pytest.raises(RuntimeError, match="not loaded"):
+        _core.craftax_full_pixels(oracle.pack_state(oracle.new_world(0)), 11)
+    textures.load_textures(10)
+    with pytest.raises(ValueError, match="numbers"):
+        _core.craftax_full_pixels([0.0] * 5, 10)
+
+
+def test_time_a_frame(world: Any) -> None:
+    # Drawing only (no packing), at the observation's 10 pixels a cell, by
+    # night on the surface (the static's threefry is the dearest part) and
+    # underground.
+    textures.load_textures(10)
+    rng = np.random.default_rng(5)
+    night = oracle.pack_state(edit(random_scene(world, rng, level=0), light_level=0.2))
+    deep = oracle.pack_state(random_scene(world, rng, level=4))
+    took = {
+        "night": _core.craftax_full_time_pixels(night, 10, 2000),
+        "underground": _core.craftax_full_time_pixels(deep, 10, 2000),
+    }
+    print({k: f"{v * 1e6:.1f} us" for k, v in took.items()})
+    assert 0 < took["underground"] < 2e-3 and 0 < took["night"] < 5e-3, took
