@@ -188,12 +188,12 @@ def _alpha(rgba: np.ndarray) -> np.ndarray:
 
 def _night_noise_intensity(block: int) -> np.ndarray:
     # Craftax: each pixel's distance from the view's centre pixel, float32,
-    # over the largest.
+    # over the largest, which XLA computes as times its reciprocal.
     rows, cols = VIEW_ROWS * block, VIEW_COLS * block
     x = np.arange(rows)[:, None] - rows // 2
     y = np.arange(cols)[None, :] - cols // 2
     distance = np.sqrt((x * x + y * y).astype(np.float32))
-    return distance / distance.max()
+    return distance * (np.float32(1.0) / distance.max())
 
 
 @functools.cache

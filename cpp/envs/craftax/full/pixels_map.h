@@ -4,9 +4,10 @@
 // the player, mobs and projectiles over them, the floor's light map, the
 // night (surface only: the static from state_rng) and the sleeping dimming.
 // Every texture's alpha is 0 or 1, so the blends before the light are exact
-// copies; the light, night and sleep are float32 in Craftax's order.
+// copies; the light, night and sleep are float32 as XLA computes them.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 
@@ -102,7 +103,9 @@ void DrawMobClass(const FullState& s, int level, const Mobs<N>& mobs, int first,
 }
 
 // The light map, the night (on the surface only) and sleep over the map rows,
-// a row at a time; each value computed as Craftax's expressions order it.
+// a row at a time. XLA's CPU compiler contracts three of the night's
+// multiply-adds into fmas (the static's u * 95 + 32, the static's blend, and
+// the blend with daylight), so we do the same, in its order.
 inline void DrawLight(const FullState& s, int level, const FullTextures& t, float* px) {
   const int b = t.block, rows = t.MapRows(), cols = t.Cols();
   int32_t x0, y0;
@@ -130,14 +133,14 @@ inline void DrawLight(const FullState& s, int level, const FullTextures& t, floa
       float mask = 0.0f, value = 0.0f;
       if (noisy) {
         mask = strength[c] * intensity;
-        value = noise[c] * 95.0f + 32.0f;
+        value = std::fma(noise[c], 95.0f, 32.0f);
       }
       for (int k = 0; k < 3; ++k) {
         float v = lit * row[c * 3 + k];
         if (surface) {
-          float night = (1.0f - mask) * v + mask * value;
+          float night = std::fma(mask, value, (1.0f - mask) * v);
           night = kHalfTint[k] + 0.5f * night;
-          v = daylight * v + (1.0f - daylight) * night;
+          v = std::fma(daylight, v, (1.0f - daylight) * night);
         }
         row[c * 3 + k] = sleep * v + (1.0f - sleep) * 0.0f;
       }
