@@ -29,20 +29,22 @@ void BindCraftaxFullPixels(py::module_& m) {
       py::arg("block"));
   m.def(
       "craftax_full_pixels",
-      [](const std::vector<double>& state, int block) {
+      [](const std::vector<double>& state, int block, bool portable) {
         const auto textures = craftax::full::FindFullTextures(block);
         auto s = std::make_unique<craftax::full::FullState>();
         craftax::full::UnpackState(state, *s);
         py::array_t<float> out({textures->Rows(), textures->Cols(), 3});
+        float* px = out.mutable_data();
         {
           py::gil_scoped_release release;
-          craftax::full::DrawFullPixels(*s, *textures, out.mutable_data());
+          craftax::full::DrawFullPixels(*s, *textures, px, portable);
         }
         return out;
       },
-      py::arg("state"), py::arg("block"),
+      py::arg("state"), py::arg("block"), py::arg("portable") = false,
       "Craftax's render_craftax_pixels of a packed full state at `block` pixels a cell "
-      "((9 + 4) block, 11 block, 3) float32 0..255.");
+      "((9 + 4) block, 11 block, 3) float32 0..255; `portable`: without the CPU's fma "
+      "instruction (the same values, slower).");
   m.def(
       "craftax_full_time_pixels",
       [](const std::vector<double>& state, int block, int frames) {

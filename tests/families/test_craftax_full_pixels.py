@@ -44,18 +44,23 @@ def craftax_renderer(block: int) -> Any:
     return jax.jit(make_craftax_pixel_renderer(block))
 
 
-def ours(state: Any, block: int) -> np.ndarray:
+def ours(state: Any, block: int, portable: bool = False) -> np.ndarray:
     textures.load_textures(block)
-    return _core.craftax_full_pixels(oracle.pack_state(state), block)
+    return _core.craftax_full_pixels(oracle.pack_state(state), block, portable=portable)
 
 
 def assert_same_view(state: Any, block: int, what: str = "") -> np.ndarray:
-    """Our view of ``state`` equals Craftax's, bit for bit; returns it."""
+    """Our view of ``state`` equals Craftax's, bit for bit, with the CPU's fma
+    instruction and without (the portable path); returns it."""
     theirs = np.asarray(craftax_renderer(block)(state))
-    mine = ours(state, block)
+    packed = oracle.pack_state(state)
+    textures.load_textures(block)
+    mine = _core.craftax_full_pixels(packed, block)
     assert mine.shape == theirs.shape == ((9 + 4) * block, 11 * block, 3), what
     assert mine.dtype == np.float32
     np.testing.assert_array_equal(mine, theirs, err_msg=what)
+    portable = _core.craftax_full_pixels(packed, block, portable=True)
+    np.testing.assert_array_equal(portable, theirs, err_msg=f"{what} (portable)")
     return mine
 
 

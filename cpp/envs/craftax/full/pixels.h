@@ -14,9 +14,10 @@ namespace envpool_x {
 namespace craftax {
 namespace full {
 
-// `px` holds t.Rows() x t.Cols() x 3 floats.
-inline void DrawFullPixels(const FullState& s, const FullTextures& t, float* px) {
-  DrawMapView(s, t, px);
+// `px` holds t.Rows() x t.Cols() x 3 floats; `portable`: see DrawLight.
+inline void DrawFullPixels(const FullState& s, const FullTextures& t, float* px,
+                           bool portable = false) {
+  DrawMapView(s, t, px, portable);
   DrawHud(s, t, px + size_t(t.MapRows()) * t.Cols() * 3);
 }
 

@@ -7,11 +7,11 @@
 // copies; the light, night and sleep are float32 as XLA computes them.
 #pragma once
 
-#include <cmath>
 #include <cstdint>
 #include <cstring>
 
-#include "envs/craftax/classic_pixels.h"  // BlendCell, JaxUniforms, ReadIndexOf
+#include "envs/craftax/classic_pixels.h"  // BlendCell, ReadIndexOf
+#include "envs/craftax/full/pixels_light.h"
 #include "envs/craftax/full/pixels_textures.h"
 #include "envs/craftax/full/state.h"
 
@@ -20,16 +20,6 @@ namespace craftax {
 namespace full {
 
 constexpr int32_t kMonstersToClearFloor = 8;  // Craftax's MONSTERS_KILLED_TO_CLEAR_LEVEL
-
-// Craftax pads each floor by 13 (max(OBS_DIM) + 2) and slices the view at a
-// clamped corner; returns the map coordinate of the view's top-left cell.
-inline void ViewCorner(const FullState& s, int32_t* x0, int32_t* y0) {
-  constexpr int32_t kPad = kViewCols + 2, kPadded = kMapSize + 2 * kPad;
-  const int32_t x = s.player_position[0] - kViewRows / 2 + kPad;
-  const int32_t y = s.player_position[1] - kViewCols / 2 + kPad;
-  *x0 = Min(Max(x, 0), kPadded - kViewRows) - kPad;
-  *y0 = Min(Max(y, 0), kPadded - kViewCols) - kPad;
-}
 
 // Craftax's is_boss_vulnerable: no melee or ranged mob left on the floor and
 // the next wave not due.
@@ -102,54 +92,9 @@ void DrawMobClass(const FullState& s, int level, const Mobs<N>& mobs, int first,
   }
 }
 
-// The light map, the night (on the surface only) and sleep over the map rows,
-// a row at a time. XLA's CPU compiler contracts three of the night's
-// multiply-adds into fmas (the static's u * 95 + 32, the static's blend, and
-// the blend with daylight), so we do the same, in its order.
-inline void DrawLight(const FullState& s, int level, const FullTextures& t, float* px) {
-  const int b = t.block, rows = t.MapRows(), cols = t.Cols();
-  int32_t x0, y0;
-  ViewCorner(s, &x0, &y0);
-  const bool surface = s.player_level == 0;
-  const float daylight = surface ? s.light_level : 1.0f;
-  const float twice = 2.0f * (0.5f - daylight);
-  const float intensity = twice > 0.0f ? twice : 0.0f;
-  const bool noisy = surface && intensity != 0.0f;  // else the static's weight is 0
-  static constexpr float kHalfTint[3] = {0.0f * 0.5f, 16.0f * 0.5f, 64.0f * 0.5f};
-  const float sleep = 1.0f - (s.is_sleeping ? 1.0f : 0.0f) * 0.5f;
-  float noise[kViewCols * kMaxBlockPixels];
-  float light[kViewCols];
-  for (int r = 0; r < rows; ++r) {
-    const int32_t x = x0 + r / b;
-    for (int c = 0; c < kViewCols; ++c) {
-      const int32_t y = y0 + c;
-      light[c] = InBounds(x, y) ? s.light_map[level][x][y] : 0.0f;
-    }
-    float* row = px + size_t(r) * cols * 3;
-    if (noisy) JaxUniforms(s.state_rng, static_cast<uint32_t>(r * cols), cols, noise);
-    const float* strength = t.night_noise.data() + size_t(r) * cols;
-    for (int c = 0; c < cols; ++c) {
-      const float lit = light[c / b];
-      float mask = 0.0f, value = 0.0f;
-      if (noisy) {
-        mask = strength[c] * intensity;
-        value = std::fma(noise[c], 95.0f, 32.0f);
-      }
-      for (int k = 0; k < 3; ++k) {
-        float v = lit * row[c * 3 + k];
-        if (surface) {
-          float night = std::fma(mask, value, (1.0f - mask) * v);
-          night = kHalfTint[k] + 0.5f * night;
-          v = std::fma(daylight, v, (1.0f - daylight) * night);
-        }
-        row[c * 3 + k] = sleep * v + (1.0f - sleep) * 0.0f;
-      }
-    }
-  }
-}
-
 // The map rows of the picture (9 block x 11 block x 3 floats, 0..255).
-inline void DrawMapView(const FullState& s, const FullTextures& t, float* px) {
+inline void DrawMapView(const FullState& s, const FullTextures& t, float* px,
+                        bool portable = false) {
   const int level = ReadIndexOf(s.player_level, kLevels);
   const int b = t.block, b2 = b * b * 3;
   DrawCells(s, level, t, px);
@@ -163,7 +108,7 @@ inline void DrawMapView(const FullState& s, const FullTextures& t, float* px) {
                s.mob_projectile_directions);
   DrawMobClass(s, level, s.player_projectiles, kFirstProjectileTexture, kProjectileTypes, t, px,
                s.player_projectile_directions);
-  DrawLight(s, level, t, px);
+  DrawLight(s, level, t, px, portable);
 }
 
 }  // namespace full

@@ -27,7 +27,7 @@ constexpr int kObsBlockPixels = 10;  // Craftax's BLOCK_PIXEL_SIZE_AGENT
 // int(0.4 * block) must be at least 1 for a digit; the night's row buffers
 // bound the top.
 constexpr int kMinBlockPixels = 3;
-constexpr int kMaxBlockPixels = 128;
+constexpr int kMaxBlockPixels = 64;
 
 constexpr int kMeleeTypes = 8;
 constexpr int kPassiveTypes = 3;
