@@ -17,12 +17,14 @@ void BindCraftaxFullSymbolic(py::module_& m);
 void BindCraftaxFullMobs(py::module_& m);
 void BindCraftaxFullPlayer(py::module_& m);
 void BindCraftaxFullWorldgen(py::module_& m);
+void BindCraftaxFullPixels(py::module_& m);
 
 void BindCraftaxFull(py::module_& m) {
   BindCraftaxFullSymbolic(m);
   BindCraftaxFullMobs(m);
   BindCraftaxFullPlayer(m);
   BindCraftaxFullWorldgen(m);
+  BindCraftaxFullPixels(m);
   m.attr("craftax_full_state_size") = craftax::full::StateSize();
   m.def(
       "craftax_full_roundtrip",
