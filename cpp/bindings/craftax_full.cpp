@@ -12,6 +12,8 @@
 
 namespace envpool_x {
 
+void BindCraftaxFullActions(py::module_& m);
+
 void BindCraftaxFull(py::module_& m) {
   m.attr("craftax_full_state_size") = craftax::full::StateSize();
   m.def(
@@ -22,6 +24,7 @@ void BindCraftaxFull(py::module_& m) {
         return craftax::full::PackState(*s);
       },
       py::arg("state"), "Unpack a packed full Craftax state into ours and pack it again.");
+  BindCraftaxFullActions(m);
 }
 
 }  // namespace envpool_x
