@@ -18,6 +18,7 @@ void BindCraftaxFullMobs(py::module_& m);
 void BindCraftaxFullPlayer(py::module_& m);
 void BindCraftaxFullWorldgen(py::module_& m);
 void BindCraftaxFullPixels(py::module_& m);
+void BindCraftaxFullActions(py::module_& m);
 
 void BindCraftaxFull(py::module_& m) {
   BindCraftaxFullSymbolic(m);
@@ -25,6 +26,7 @@ void BindCraftaxFull(py::module_& m) {
   BindCraftaxFullPlayer(m);
   BindCraftaxFullWorldgen(m);
   BindCraftaxFullPixels(m);
+  BindCraftaxFullActions(m);
   m.attr("craftax_full_state_size") = craftax::full::StateSize();
   m.def(
       "craftax_full_roundtrip",
