@@ -1,5 +1,5 @@
-"""Craftax-Classic throughput: envpool_x against EnvPool's Craftax and Craftax's
-own JAX step on JAX's CPU backend, side by side in one run (issue 45).
+"""Craftax and Craftax-Classic throughput: envpool_x against EnvPool's Craftax and
+Craftax's own JAX step on JAX's CPU backend, side by side in one run (issue 45).
 
 Runners per (task, num_envs), measured interleaved (bench.measure):
 
@@ -42,7 +42,12 @@ from envpool_x import _core, bench  # noqa: E402
 from envpool_x.families import craftax  # noqa: E402
 
 SLICE_S = 0.15  # seconds per runner per round
-TASKS = ["Craftax-Classic-Symbolic-v1", "Craftax-Classic-Pixels-v1"]
+TASKS = [
+    "Craftax-Classic-Symbolic-v1",
+    "Craftax-Classic-Pixels-v1",
+    "Craftax-Symbolic-v1",
+    "Craftax-Pixels-v1",
+]
 PROFILE_ENVS = 16
 
 
@@ -57,7 +62,8 @@ def jax_runner(task: str, num_envs: int) -> bench.Runner:
     reset = jax.jit(jax.vmap(env.reset, in_axes=(0, None)))
     rng = np.random.default_rng(0)
     # Pre-drawn actions and step keys (drawing them is not what we measure).
-    acts = [jax.numpy.asarray(rng.integers(0, 17, num_envs), dtype=np.int32) for _ in range(64)]
+    n = env.action_space(params).n
+    acts = [jax.numpy.asarray(rng.integers(0, n, num_envs), dtype=np.int32) for _ in range(64)]
     keys = list(jax.random.split(jax.random.PRNGKey(1), 64 * num_envs).reshape(64, num_envs, -1))
     _, state = reset(jax.random.split(jax.random.PRNGKey(0), num_envs), params)
     obs, state, *_ = step(keys[0], state, acts[0], params)  # compiles
@@ -123,17 +129,21 @@ def profile_table(tasks: list[str], quick: bool) -> str:
     lines = [
         f"Where a step's time goes (`_core.craftax_profile`: one thread, {PROFILE_ENVS} envs, "
         "random actions, a reset when an episode ends; µs per step, a reset's cost spread "
-        "over the steps; `reset`: making the world, `draws`: the step's random numbers, "
-        "`player`: crafting, DO, placing, moving, `mobs`: zombies, cows, skeletons, arrows, "
-        "`spawns`: new mobs, `upkeep`: plants, intrinsics, daylight, `obs`: the observation):",
+        "over the steps; `reset`: making the world (all nine floors in the full game), "
+        "`draws`: the step's random numbers (drawn as the full game's step needs them, so "
+        "counted in its parts), `player`: the player's actions (crafting, DO, placing, "
+        "moving; in the full game also floors, shooting, spells, potions, books, enchanting, "
+        "the boss), `mobs`: mobs and projectiles, `spawns`: new mobs, `upkeep`: plants, "
+        "intrinsics, daylight, `obs`: the observation):",
         "",
         "| task | " + " | ".join(parts) + " | total | steps/s | episodes |",
         "|---|" + "---:|" * (len(parts) + 3),
     ]
     for task in tasks:
         pixels = "Pixels" in task
+        full = "Classic" not in task
         steps = (4_000 if pixels else 20_000) if quick else (100_000 if pixels else 1_000_000)
-        got = dict(_core.craftax_profile(pixels, {}, PROFILE_ENVS, steps, 0))
+        got = dict(_core.craftax_profile(pixels, {}, PROFILE_ENVS, steps, 0, full))
         total = sum(got[p] for p in parts)
         cells = " | ".join(f"{got[p]:.3f}" for p in parts)
         lines.append(

@@ -8,6 +8,7 @@
 #include "bindings/pool_binding.h"
 #include "envs/craftax/classic_profile.h"
 #include "envs/craftax/craftax_classic.h"
+#include "envs/craftax/craftax_full.h"
 
 namespace envpool_x {
 
@@ -58,6 +59,8 @@ void BindCraftax(py::module_& m) {
   BindCraftaxFull(m);
   BindEnv<CraftaxClassic>(m);
   BindEnv<CraftaxClassicPixels>(m);
+  BindEnv<CraftaxSymbolic>(m);
+  BindEnv<CraftaxPixels>(m);
   m.def(
       "craftax_set_textures",
       [](int block, std::vector<std::vector<float>> parts) {
@@ -83,16 +86,23 @@ void BindCraftax(py::module_& m) {
       .def("step", &CraftaxClassicSim::Step, py::arg("action"), py::arg("draws"));
   m.def(
       "craftax_profile",
-      [](bool pixels, const py::dict& options, int num_envs, int64_t steps, uint64_t seed) {
+      [](bool pixels, const py::dict& options, int num_envs, int64_t steps, uint64_t seed,
+         bool full) {
         if (num_envs < 1 || steps < 1) throw ValueError("num_envs and steps must be positive");
-        const Config config = ConfigFromDict(CraftaxClassic::DefaultConfig(), options);
+        const Config config = full ? ConfigFromDict(CraftaxSymbolic::DefaultConfig(), options)
+                                   : ConfigFromDict(CraftaxClassic::DefaultConfig(), options);
         py::gil_scoped_release release;
+        if (full) {
+          return pixels ? craftax::ProfileClassic<CraftaxPixels>(config, num_envs, steps, seed)
+                        : craftax::ProfileClassic<CraftaxSymbolic>(config, num_envs, steps, seed);
+        }
         return pixels ? craftax::ProfileClassic<CraftaxClassicPixels>(config, num_envs, steps, seed)
                       : craftax::ProfileClassic<CraftaxClassic>(config, num_envs, steps, seed);
       },
       py::arg("pixels"), py::arg("options"), py::arg("num_envs"), py::arg("steps"),
-      py::arg("seed") = 0,
-      "Microseconds per step of each part of a Craftax-Classic step (classic_profile.h).");
+      py::arg("seed") = 0, py::arg("full") = false,
+      "Microseconds per step of each part of a Craftax step (classic_profile.h); full: the "
+      "full game, else Craftax-Classic.");
   m.attr("craftax_draws_per_step") = craftax::kDrawsPerStep;
   m.attr("craftax_state_size") = craftax::StateSize();
 }

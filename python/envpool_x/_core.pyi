@@ -299,8 +299,15 @@ def procgen_act_loop(
 # craftax.cpp (with ENVPOOL_X_CRAFTAX)
 def craftax_set_textures(block: int, parts: list[np.ndarray]) -> None: ...
 def craftax_has_textures(block: int) -> bool: ...
+def craftax_full_set_textures(block: int, parts: list[np.ndarray]) -> None: ...
+def craftax_full_has_textures(block: int) -> bool: ...
 def craftax_profile(
-    pixels: bool, options: dict[str, Any], num_envs: int, steps: int, seed: int = 0
+    pixels: bool,
+    options: dict[str, Any],
+    num_envs: int,
+    steps: int,
+    seed: int = 0,
+    full: bool = False,
 ) -> list[tuple[str, float]]: ...
 
 # box2d.cpp

@@ -161,13 +161,13 @@ def test_achievement_info_as_craftax_computes_it(autoreset_mode: str) -> None:
         "Craftax-Classic-Symbolic-v1", num_envs=4, seed=2, autoreset_mode=autoreset_mode
     )
     _, info = env.reset()
-    assert all(not info[k].any() for k in family._ACHIEVEMENT_KEYS) and not info["score"].any()
+    assert all(not info[k].any() for k in family.ACHIEVEMENT_KEYS) and not info["score"].any()
     rng = np.random.default_rng(0)
     ended = 0
     for _ in range(1500):
         _, _, term, trunc, info = env.step(rng.integers(0, 17, size=4))
         done = term | trunc
-        keys = (*family._ACHIEVEMENT_KEYS, "score")
+        keys = (*family.ACHIEVEMENT_KEYS, "score")
         assert all(info[k].dtype == np.float32 and info[k].shape == (4,) for k in keys)
         for i in range(4):
             if not done[i]:  # Craftax: zero until the episode's last step

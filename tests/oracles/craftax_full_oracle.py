@@ -95,7 +95,9 @@ def compile_with_draws(fn: Callable[..., Any], *example: Any) -> Any:
     for name, f in patched.items():
         setattr(jax.random, name, f)
     try:
-        return jax.jit(fn).lower(*example).compile()
+        # A wrapper of its own: jit caches a function's trace, and one traced
+        # without the patches (real_step's) must not be reused here.
+        return jax.jit(lambda *args: fn(*args)).lower(*example).compile()
     finally:
         for name, f in real.items():
             setattr(jax.random, name, f)
@@ -240,6 +242,23 @@ def player_batch(
             np.asarray(x, np.float64).reshape(64, -1) for x in jax.tree_util.tree_leaves(result)
         ]
         out[start : start + n] = np.concatenate(flat, axis=1)[:n]
+    return out
+
+
+@functools.cache
+def _is_game_over_fn(params: EnvParams) -> Any:
+    return jax.jit(jax.vmap(lambda s: game_logic.is_game_over(s, params, STATIC)))
+
+
+def is_game_over_batch(states: np.ndarray, params: EnvParams = PARAMS) -> np.ndarray:
+    """Craftax's is_game_over of each packed state (rows of ``states``)."""
+    like = new_world(0)
+    batched = [unpack_state(row, like) for row in np.asarray(states, np.float64)]
+    stacked = jax.tree_util.tree_map(lambda *x: jnp.stack(x), *batched)
+    return np.asarray(_is_game_over_fn(params)(stacked))
+
+
+# ---------------------------------------------------------------------------
 # Part "worldgen": Craftax's own worlds in batches, and a packed state's
 # fields by name (tests/families/test_craftax_full_worldgen*.py).
 # ---------------------------------------------------------------------------
@@ -287,16 +306,6 @@ def worldgen_fields(packed: Any) -> dict[str, np.ndarray]:
 
 
 @functools.cache
-def _is_game_over_fn(params: EnvParams) -> Any:
-    return jax.jit(jax.vmap(lambda s: game_logic.is_game_over(s, params, STATIC)))
-
-
-def is_game_over_batch(states: np.ndarray, params: EnvParams = PARAMS) -> np.ndarray:
-    """Craftax's is_game_over of each packed state (rows of ``states``)."""
-    like = new_world(0)
-    batched = [unpack_state(row, like) for row in np.asarray(states, np.float64)]
-    stacked = jax.tree_util.tree_map(lambda *x: jnp.stack(x), *batched)
-    return np.asarray(_is_game_over_fn(params)(stacked))
 def _worldgen_batch(count: int) -> Any:
     batch = jax.vmap(lambda key: world_gen.generate_world(key, PARAMS, STATIC))
     keys = jax.ShapeDtypeStruct((count, 2), jnp.uint32)
@@ -328,6 +337,9 @@ def worldgen_reset_light_level() -> float:
     float32 step away."""
     light = jax.jit(lambda params: game_logic.calculate_light_level(0, params))(PARAMS)
     return float(np.float32(light))
+
+
+# ---------------------------------------------------------------------------
 # Part "actions": Craftax's player-action functions (do_action and the
 # functions it uses, shoot_projectile, cast_spell, read_book, enchant), each
 # as a whole-state function ``(state, action, key) -> state`` with its draws

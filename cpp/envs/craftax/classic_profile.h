@@ -1,7 +1,7 @@
-// Where a Craftax-Classic step's time goes: one thread steps a few envs as the
+// Where a Craftax step's time goes (Craftax-Classic's or the full game's): one thread steps a few envs as the
 // raw loop does (its random actions, a reset when an episode ends or reaches
 // the time limit) and reads the clock as each part of a step ends
-// (ClassicStep's laps, then the env's draws and observation). Used by
+// (ClassicStep's or FullStep's laps, then the env's draws and observation). Used by
 // benchmarks/bench_craftax.py; not part of any pool.
 #pragma once
 
@@ -46,7 +46,7 @@ std::vector<std::pair<std::string, double>> ProfileClassic(const Config& cfg, in
   RawLoopOutputs row(spec);
   const StepOutput& out = row.out;
   const bool& terminated = row.terminated;
-  const std::vector<int32_t> actions = RawLoopDiscreteActions(kNumActions, seed);
+  const std::vector<int32_t> actions = RawLoopDiscreteActions(spec.action.n, seed);
   const int64_t limit = Env::Params(cfg).max_timesteps;
 
   double seconds[kNumStepParts] = {};

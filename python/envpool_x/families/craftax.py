@@ -1,4 +1,4 @@
-"""Craftax (craftax 1.6.1's JAX games) in C++: Craftax-Classic, symbolic and pixels.
+"""Craftax (craftax 1.6.1's JAX games) in C++: Craftax and Craftax-Classic, symbolic and pixels.
 
 The game is our own C++ (cpp/envs/craftax/); worlds come from each env's seed
 stream, so they differ from Craftax's for the same seed, while a step given the
@@ -39,11 +39,24 @@ _CLASSIC_OPTIONS = OptionTable(
         "render_tile_size": Int(6, 64),
     }
 )
+_FULL_OPTIONS = OptionTable(
+    {
+        "day_length": Int(1, _INT30),
+        "always_diamond": BOOL,
+        "mob_despawn_distance": Int(1, _INT30),
+        "max_attribute": Int(1, _INT30),
+        "god_mode": BOOL,
+        # EnvPool's name: render()'s pixels a cell (the observation's are 10).
+        "render_tile_size": Int(6, 64),
+    }
+)
 CRAFTAX_OPTIONS: dict[str, OptionTable] = {
     "CraftaxClassic": _CLASSIC_OPTIONS,
     "CraftaxClassicPixels": _CLASSIC_OPTIONS,
+    "CraftaxSymbolic": _FULL_OPTIONS,
+    "CraftaxPixels": _FULL_OPTIONS,
 }
-#: Craftax's achievements, in its order (the engine's ``achievements`` columns).
+#: Craftax-Classic's achievements, in its order (the engine's ``achievements`` columns).
 ACHIEVEMENTS = (
     "collect_wood",
     "place_table",
@@ -68,7 +81,59 @@ ACHIEVEMENTS = (
     "make_iron_pickaxe",
     "make_iron_sword",
 )
-_ACHIEVEMENT_KEYS = tuple(f"Achievements/{name}" for name in ACHIEVEMENTS)
+#: The full game's 67 achievements by value (Craftax's Achievement enum; its
+#: spelling, ``defeat_orc_solider`` included).
+FULL_ACHIEVEMENTS = ACHIEVEMENTS + (
+    "make_arrow",
+    "make_torch",
+    "place_torch",
+    "make_diamond_sword",
+    "make_iron_armour",
+    "make_diamond_armour",
+    "enter_gnomish_mines",
+    "enter_dungeon",
+    "enter_sewers",
+    "enter_vault",
+    "enter_troll_mines",
+    "enter_fire_realm",
+    "enter_ice_realm",
+    "enter_graveyard",
+    "defeat_gnome_warrior",
+    "defeat_gnome_archer",
+    "defeat_orc_solider",
+    "defeat_orc_mage",
+    "defeat_lizard",
+    "defeat_kobold",
+    "defeat_troll",
+    "defeat_deep_thing",
+    "defeat_pigman",
+    "defeat_fire_elemental",
+    "defeat_frost_troll",
+    "defeat_ice_elemental",
+    "damage_necromancer",
+    "defeat_necromancer",
+    "eat_bat",
+    "eat_snail",
+    "find_bow",
+    "fire_bow",
+    "collect_sapphire",
+    "learn_fireball",
+    "cast_fireball",
+    "learn_iceball",
+    "cast_iceball",
+    "collect_ruby",
+    "make_diamond_pickaxe",
+    "open_chest",
+    "drink_potion",
+    "enchant_sword",
+    "enchant_armour",
+    "defeat_knight",
+    "defeat_archer",
+)
+#: The info keys of each game's achievements.
+ACHIEVEMENT_KEYS = tuple(f"Achievements/{name}" for name in ACHIEVEMENTS)
+FULL_ACHIEVEMENT_KEYS = tuple(f"Achievements/{name}" for name in FULL_ACHIEVEMENTS)
+_KEYS_BY_COUNT = {len(keys): keys for keys in (ACHIEVEMENT_KEYS, FULL_ACHIEVEMENT_KEYS)}
 
 
 def add_achievement_info(result: Any) -> None:
@@ -86,7 +151,7 @@ def add_achievement_info(result: Any) -> None:
     if isinstance(final, dict) and "achievements" in final:
         unlocked = np.where(info["_final_info"][:, None], final["achievements"], unlocked)
     scaled = unlocked.astype(np.float32) * (ended[:, None] * np.float32(100.0))
-    for index, key in enumerate(_ACHIEVEMENT_KEYS):
+    for index, key in enumerate(_KEYS_BY_COUNT[unlocked.shape[1]]):
         info[key] = scaled[:, index]
     # Only an ending step has a score (0 elsewhere): the logs of those rows only.
     score = np.zeros(len(ended), np.float32)
@@ -105,18 +170,28 @@ BUILD_HINT = (
     "this envpool_x was built without the Craftax family (ENVPOOL_X_CRAFTAX=OFF): rebuild "
     "with -DENVPOOL_X_CRAFTAX=ON"
 )
-#: Craftax's episode length (EnvParams.max_timesteps).
+#: Craftax-Classic's episode length (EnvParams.max_timesteps).
 MAX_TIMESTEPS = 10000
+#: The full game's (its EnvParams.max_timesteps).
+FULL_MAX_TIMESTEPS = 100000
 #: id -> (pool, autoreset_mode default or None); EnvPool's aliases are Craftax/<rest>.
+_FULL_IDS = {
+    "Craftax-Symbolic-v1": ("CraftaxSymbolic", None),
+    "Craftax-Pixels-v1": ("CraftaxPixels", None),
+    "Craftax-Symbolic-AutoReset-v1": ("CraftaxSymbolic", "same_step"),
+    "Craftax-Pixels-AutoReset-v1": ("CraftaxPixels", "same_step"),
+}
 _IDS = {
     "Craftax-Classic-Symbolic-v1": ("CraftaxClassic", None),
     "Craftax-Classic-Pixels-v1": ("CraftaxClassicPixels", None),
     "Craftax-Classic-Symbolic-AutoReset-v1": ("CraftaxClassic", "same_step"),
     "Craftax-Classic-Pixels-AutoReset-v1": ("CraftaxClassicPixels", "same_step"),
 }
-TASK_IDS = tuple(_IDS)
-#: The observation's pixels a cell (Craftax's BLOCK_PIXEL_SIZE_AGENT).
+TASK_IDS = tuple(_IDS) + tuple(_FULL_IDS)
+#: The observation's pixels a cell (Craftax-Classic's BLOCK_PIXEL_SIZE_AGENT).
 OBS_BLOCK_PIXELS = 7
+#: The full game's.
+FULL_OBS_BLOCK_PIXELS = 10
 
 
 def load_textures(block: int) -> None:
@@ -133,13 +208,24 @@ def load_textures(block: int) -> None:
     _core.craftax_set_textures(block, [a.ravel() for a in classic_textures(block)])
 
 
-def _resolve(pixels: bool) -> Any:
+def _load(block: int, full: bool) -> None:
+    if full:
+        from envpool_x.families import craftax_full_textures
+
+        craftax_full_textures.load_textures(block)
+    else:
+        load_textures(block)
+
+
+def _resolve(pixels: bool, full: bool = False) -> Any:
+    obs_block = FULL_OBS_BLOCK_PIXELS if full else OBS_BLOCK_PIXELS
+
     def resolve(config: dict[str, Any]) -> None:
         # The textures an env of this config draws with, before C++ needs them.
         if pixels:
-            load_textures(OBS_BLOCK_PIXELS)
+            _load(obs_block, full)
         if config.get("render_mode") is not None:
-            load_textures(int(config["render_tile_size"]))
+            _load(int(config["render_tile_size"]), full)
 
     return resolve
 
@@ -149,16 +235,21 @@ def has_craftax() -> bool:
     return hasattr(_core, "CraftaxClassic")
 
 
-if has_craftax():
-    for _task_id, (_pool, _autoreset) in _IDS.items():
+def _register(ids: dict[str, tuple[str, str | None]], max_steps: int, full: bool) -> None:
+    for task_id, (pool, autoreset) in ids.items():
         register(
-            _task_id,
-            _pool,
+            task_id,
+            pool,
             FAMILY,
-            MAX_TIMESTEPS,
-            resolve=_resolve(_pool == "CraftaxClassicPixels"),
-            pool_defaults={"autoreset_mode": _autoreset} if _autoreset else None,
+            max_steps,
+            resolve=_resolve(pool.endswith("Pixels"), full),
+            pool_defaults={"autoreset_mode": autoreset} if autoreset else None,
         )
-        register_alias("Craftax/" + _task_id.removeprefix("Craftax-"), _task_id)
+        register_alias("Craftax/" + task_id.removeprefix("Craftax-"), task_id)
+
+
+if has_craftax():
+    _register(_IDS, MAX_TIMESTEPS, full=False)
+    _register(_FULL_IDS, FULL_MAX_TIMESTEPS, full=True)
 else:
     note_not_built(TASK_IDS, BUILD_HINT)

@@ -15,12 +15,6 @@ namespace envpool_x {
 namespace craftax {
 namespace full {
 
-// A read of a per-floor array at `level` as JAX's gather does it.
-ENVPOOL_X_HD inline int LevelRead(int32_t level) {
-  if (level < 0) level += kLevels;
-  return level < 0 ? 0 : (level >= kLevels ? kLevels - 1 : level);
-}
-
 // Torch (chance, amount), ore (chance, kind, five amounts: Craftax draws one
 // amount per ore kind), potion (chance, kind, amount), arrows (chance,
 // amount), tool (chance, kind, pickaxe level, sword level).

@@ -22,9 +22,7 @@ constexpr int kDoActionDraws = 1 + kChestDraws;
 // The cell the player faces: DIRECTIONS read at player_direction as JAX's
 // gather reads its 16 rows (a negative index counts from the end, then clamps).
 ENVPOOL_X_HD inline void FacingCell(const FullState& s, int32_t* x, int32_t* y) {
-  int32_t d = s.player_direction;
-  if (d < 0) d += 16;
-  d = d < 0 ? 0 : Min(d, 15);
+  const int32_t d = DirectionRow(s.player_direction);
   *x = s.player_position[0] + DirectionDx(d);
   *y = s.player_position[1] + DirectionDy(d);
 }

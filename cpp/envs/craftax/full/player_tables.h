@@ -1,6 +1,6 @@
-// Constants and index rules that the player's own actions need (craftax
-// 1.6.1's constants.py): the rows of DIRECTIONS as JAX reads them, the floor
-// index as JAX reads it, and a torch's light.
+// A torch's light (craftax 1.6.1's TORCH_LIGHT_MAP), which placing a torch
+// adds to the floor's light map. The index rules the player's actions share
+// (DirectionRow, LevelRead) are in state.h.
 #pragma once
 
 #include <cstdint>
@@ -11,21 +11,6 @@
 namespace envpool_x {
 namespace craftax {
 namespace full {
-
-// Craftax's DIRECTIONS has 16 rows; JAX reads row i after counting a negative
-// i from the end and clamping, so only rows 1..4 move (tables.h's
-// DirectionDx / DirectionDy take the row).
-ENVPOOL_X_HD inline int32_t DirectionRow(int32_t i) {
-  constexpr int32_t kRows = 16;
-  if (i < 0) i += kRows;
-  return i < 0 ? 0 : (i >= kRows ? kRows - 1 : i);
-}
-
-// A read of a per-floor array at floor i as JAX's gather does it.
-ENVPOOL_X_HD inline int LevelRead(int32_t i) {
-  if (i < 0) i += kLevels;
-  return i < 0 ? 0 : (i >= kLevels ? kLevels - 1 : i);
-}
 
 // A torch's light at offset (dx, dy) from it (TORCH_LIGHT_MAP, 9 x 9 around
 // the torch, symmetric): 1 - distance / 5, clipped to [0, 1]. Craftax's values

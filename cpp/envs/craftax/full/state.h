@@ -248,6 +248,22 @@ ENVPOOL_X_HD inline int WriteIndex(int32_t i) {
   if (i < 0) i += kMapSize;
   return (i < 0 || i >= kMapSize) ? -1 : i;
 }
+// A read of a per-floor array at floor i as JAX's gather does it (a
+// negative index counts from the end, then the index is clamped).
+ENVPOOL_X_HD inline int LevelRead(int32_t i) {
+  if (i < 0) i += kLevels;
+  return i < 0 ? 0 : (i >= kLevels ? kLevels - 1 : i);
+}
+
+// Craftax's DIRECTIONS has 16 rows; JAX reads row i after counting a negative
+// i from the end and clamping, so only rows 1..4 move (tables.h's
+// DirectionDx / DirectionDy take the row).
+ENVPOOL_X_HD inline int32_t DirectionRow(int32_t i) {
+  constexpr int32_t kRows = 16;
+  if (i < 0) i += kRows;
+  return i < 0 ? 0 : (i >= kRows ? kRows - 1 : i);
+}
+
 ENVPOOL_X_HD inline bool InBounds(int32_t x, int32_t y) {
   return x >= 0 && x < kMapSize && y >= 0 && y < kMapSize;
 }

@@ -17,10 +17,10 @@ namespace craftax {
 namespace full {
 
 ENVPOOL_X_HD inline int8_t BlockAt(const FullState& s, int32_t x, int32_t y) {
-  return s.map[ReadIndex(s.player_level)][ReadIndex(x)][ReadIndex(y)];
+  return s.map[LevelRead(s.player_level)][ReadIndex(x)][ReadIndex(y)];
 }
 ENVPOOL_X_HD inline bool MobMapAt(const FullState& s, int32_t x, int32_t y) {
-  return s.mob_map[ReadIndex(s.player_level)][ReadIndex(x)][ReadIndex(y)];
+  return s.mob_map[LevelRead(s.player_level)][ReadIndex(x)][ReadIndex(y)];
 }
 ENVPOOL_X_HD inline void SetBlock(FullState& s, int32_t x, int32_t y, int8_t b) {
   const int i = WriteIndex(x), j = WriteIndex(y);

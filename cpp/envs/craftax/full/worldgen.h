@@ -25,14 +25,13 @@
 #include "envs/craftax/classic_step.h"
 #include "envs/craftax/classic_worldgen.h"
 #include "envs/craftax/full/state.h"
+#include "envs/craftax/full/tables.h"
 #include "envs/craftax/full/worldgen_dungeon.h"
 #include "envs/craftax/full/worldgen_smooth.h"
 
 namespace envpool_x {
 namespace craftax {
 namespace full {
-
-constexpr int32_t kBossFightSpawnTurns = 7;
 
 // Craftax's get_new_full_inventory (god mode); the empty one is all zeros.
 inline void FillGodModeInventory(Inventory& inv) {

@@ -128,7 +128,7 @@ inline void GenerateDungeonFloor(Draws& draws, const DungeonConfig& c, int level
       } else if (b == kWall) {
         out = draws.Uniform() < 0.1f ? kWallMoss : kWall;
       } else if (b == kPath && items[x][y] == kItemNone && c.rare_path_replacement_block != kPath) {
-        out = draws.Uniform() < 0.1f ? c.rare_path_replacement_block : kPath;
+        out = draws.Uniform() < 0.1f ? c.rare_path_replacement_block : int8_t{kPath};
       }
       map[x][y] = out;
     }
