@@ -11,7 +11,6 @@ reach their rare branches, in test_craftax_full_{player,actions,mobs}*.py.
 
 from __future__ import annotations
 
-import functools
 from typing import Any
 
 import numpy as np
@@ -23,32 +22,12 @@ if not hasattr(_core, "CraftaxSim"):
     pytest.skip("built without ENVPOOL_X_CRAFTAX", allow_module_level=True)
 
 import craftax_full_oracle as oracle  # noqa: E402
-import jax  # noqa: E402
 
 #: More draws than a step takes: each side takes what its step needs, and
 #: the counts must agree.
 SPARE_DRAWS = 256
 #: Steps after which a test episode is cut (none ran that long; a test asserts it).
 EPISODE_CAP = 5000
-
-
-@functools.cache
-def _leaf_slices() -> dict[str, slice]:
-    """Where each of Craftax's state fields lies in a packed state (for messages)."""
-    state = oracle.new_world(0)
-    out, i = {}, 0
-    for path, leaf in jax.tree_util.tree_flatten_with_path(state)[0]:
-        n = int(np.asarray(leaf).size)
-        out["".join(str(k) for k in path)] = slice(i, i + n)
-        i += n
-    return out
-
-
-def _field_of(index: int) -> str:
-    for name, where in _leaf_slices().items():
-        if where.start <= index < where.stop:
-            return f"{name}[{index - where.start}]"
-    return str(index)
 
 
 def run_episode(seed: int, max_steps: int, start: Any = None, weights: Any = None) -> int:
@@ -73,7 +52,7 @@ def run_episode(seed: int, max_steps: int, start: Any = None, weights: Any = Non
         sim.set_state_rng(*(int(w) for w in np.asarray(state.state_rng)))
         expected = np.asarray(oracle.pack_state(state))
         differ = np.nonzero(expected != sim.get_state())[0]
-        fields = [_field_of(int(i)) for i in differ[:8]]
+        fields = [oracle.field_at(int(i)) for i in differ[:8]]
         assert differ.size == 0, f"seed {seed} step {t} action {action}: {fields}"
         np.testing.assert_array_equal(sim.obs(), oracle.observe(state), err_msg=f"step {t}")
         assert np.float32(our_reward) == np.float32(reward), f"step {t}"
@@ -97,7 +76,7 @@ def test_whole_random_episodes_match_craftax(seed: int) -> None:
 
 def test_episode_from_our_world_matches_craftax() -> None:
     # A world of our generator (the one the envs play), loaded into Craftax.
-    start = oracle.unpack_state(_core.craftax_full_new_world(7), oracle.new_world(0))
+    start = oracle.unpack_state(_core.craftax_full_new_world(7), oracle.template())
     assert run_episode(7, EPISODE_CAP, start=start) < EPISODE_CAP
 
 

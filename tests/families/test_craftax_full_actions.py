@@ -24,6 +24,7 @@ if not hasattr(_core, "craftax_full_action_phase"):
     pytest.skip("built without the full Craftax action hook", allow_module_level=True)
 
 import craftax_full_oracle as oracle  # noqa: E402
+import craftax_full_oracle_more as oracle_more  # noqa: E402
 import jax.numpy as jnp  # noqa: E402
 
 from conftest import ci_sample  # noqa: E402
@@ -50,15 +51,17 @@ def check(
     packed, when the caller has it); the states after and the draws taken must
     agree. Returns Craftax's state after."""
     draws = [float(d) for d in draws]
-    expected_state, expected_used = oracle.run_action(name, state, action, draws)
+    expected_state, expected_used = oracle_more.run_action(name, state, action, draws)
     packed = oracle.pack_state(state) if packed is None else packed
     got, used = _core.craftax_full_action_phase(name, packed, action, draws)
     expected = np.asarray(oracle.pack_state(expected_state))
     got = np.asarray(got)
     differ = np.nonzero(expected != got)[0]
     if differ.size:
-        names = oracle.packed_field_names()
-        detail = [f"{names[i]}: Craftax {expected[i]!r}, ours {got[i]!r}" for i in differ[:8]]
+        detail = [
+            f"{oracle.field_at(int(i))}: Craftax {expected[i]!r}, ours {got[i]!r}"
+            for i in differ[:8]
+        ]
         pytest.fail(f"{name} action {action} {what}: {differ.size} numbers differ: {detail}")
     assert used == expected_used, (
         f"{name} action {action} {what}: {used} draws, Craftax took {expected_used}"
@@ -93,7 +96,7 @@ def rollout_states(seed: int, steps: int) -> tuple[Any, ...]:
 
 
 def test_do_takes_the_same_draws_whatever_the_action() -> None:
-    state = oracle.facing(world(), STONE, level=0)
+    state = oracle_more.facing(world(), STONE, level=0)
     rng = np.random.default_rng(0)
     for action in (0, DO, 6, 24, 42):
         got, used = _core.craftax_full_action_phase(
@@ -112,7 +115,9 @@ def test_every_block_with_every_pickaxe(level: int) -> None:
     changed = 0
     for block in range(NUM_BLOCKS):
         for pickaxe in range(5):
-            state = oracle.facing(base, block, level=level, direction=1 + (block + pickaxe) % 4)
+            state = oracle_more.facing(
+                base, block, level=level, direction=1 + (block + pickaxe) % 4
+            )
             state = state.replace(inventory=state.inventory.replace(pickaxe=jnp.int32(pickaxe)))
             draws = draws_from(rng)
             draws[0] = 0.05 if pickaxe % 2 else 0.5
@@ -123,7 +128,7 @@ def test_every_block_with_every_pickaxe(level: int) -> None:
 
 def test_trees_give_wood_and_their_ground() -> None:
     for block, ground in ((TREE, 2), (FIRE_TREE, 25), (ICE_SHRUB, 26)):
-        state = oracle.facing(world(), block, level=0, direction=2)
+        state = oracle_more.facing(world(), block, level=0, direction=2)
         after = check("do_action", state, DO, draws_from(np.random.default_rng(block)))
         assert int(after.map[0, 24, 25]) == ground
         assert int(after.inventory.wood) == int(state.inventory.wood) + 1
@@ -136,7 +141,7 @@ def test_chests_on_every_floor(level: int) -> None:
     rng = np.random.default_rng(100 + level)
     for opened in (False, True):
         for _ in range(2):
-            state = oracle.facing(world(2), CHEST, level=level, direction=3)
+            state = oracle_more.facing(world(2), CHEST, level=level, direction=3)
             state = state.replace(chests_opened=state.chests_opened.at[level].set(opened))
             state = state.replace(
                 inventory=state.inventory.replace(
@@ -153,7 +158,7 @@ def _loot_sweep(points: tuple[float, ...], samples: int, levels: tuple[int, ...]
     others random), opening or not, on floors with special loot."""
     rng = np.random.default_rng(5)
     for level in levels:
-        state = oracle.facing(world(3), CHEST, level=level)
+        state = oracle_more.facing(world(3), CHEST, level=level)
         for index in range(18):
             for point in points:
                 draws = draws_from(rng)
@@ -178,7 +183,7 @@ def test_drinking_water_and_fountains() -> None:
     rng = np.random.default_rng(7)
     for block in (WATER, FOUNTAIN):
         for drink, dexterity in ((0, 1), (8, 1), (9, 1), (9, 2), (12, 3)):
-            state = oracle.facing(world(), block, level=0, direction=4)
+            state = oracle_more.facing(world(), block, level=0, direction=4)
             state = state.replace(
                 player_drink=jnp.int32(drink),
                 player_dexterity=jnp.int32(dexterity),
@@ -194,7 +199,7 @@ def test_eating_plants() -> None:
     rng = np.random.default_rng(8)
     for block in (RIPE_PLANT, PLANT):
         for slot in (None, 0, 4, 9):
-            state = oracle.facing(world(), block, level=0, direction=1)
+            state = oracle_more.facing(world(), block, level=0, direction=1)
             positions = rng.integers(0, 48, size=(10, 2)).astype(np.int32)
             if slot is not None:
                 positions[slot] = (24, 23)
@@ -216,13 +221,15 @@ def _mob_case(rng: np.random.Generator, base: Any, mob_class: int, level: int) -
     health = float(np.float32(rng.choice([rng.uniform(0.05, 3.0), rng.uniform(3.0, 25.0)])))
     alive = bool(rng.random() < 0.85)
     block = int(rng.choice([2, 7, STONE, TREE, CHEST, WATER, NECROMANCER]))
-    state = oracle.facing(base, block, level=level, direction=int(rng.integers(1, 5)))
-    state = oracle.put_mob(
-        state, mob_class, slot, oracle.facing_cell(state), type_id, health, alive
+    state = oracle_more.facing(base, block, level=level, direction=int(rng.integers(1, 5)))
+    state = oracle_more.put_mob(
+        state, mob_class, slot, oracle_more.facing_cell(state), type_id, health, alive
     )
     if rng.random() < 0.2:  # a second mob on the same cell: Craftax hits the first slot
         other = (slot + 1) % (2 if mob_class == 2 else 3)
-        state = oracle.put_mob(state, mob_class, other, oracle.facing_cell(state), type_id, 1.0)
+        state = oracle_more.put_mob(
+            state, mob_class, other, oracle_more.facing_cell(state), type_id, 1.0
+        )
     state = state.replace(
         inventory=state.inventory.replace(sword=jnp.int32(rng.integers(0, 5))),
         sword_enchantment=jnp.int32(rng.integers(0, 3)),
@@ -265,9 +272,9 @@ def test_every_mob_type_with_every_sword() -> None:
             for sword in range(5):
                 enchantment = (type_id + sword) % 3
                 level = (type_id + sword) % 9
-                state = oracle.facing(base, 2, level=level, direction=3)
+                state = oracle_more.facing(base, 2, level=level, direction=3)
                 health = float(np.float32(rng.uniform(0.5, 14.0)))
-                state = oracle.put_mob(state, mob_class, 0, (23, 24), type_id, health)
+                state = oracle_more.put_mob(state, mob_class, 0, (23, 24), type_id, health)
                 state = state.replace(
                     inventory=state.inventory.replace(sword=jnp.int32(sword)),
                     sword_enchantment=jnp.int32(enchantment),
@@ -285,13 +292,15 @@ def test_necromancer() -> None:
         for block in (NECROMANCER, NECROMANCER_VULNERABLE):
             for wave in (0, 1, -2):
                 for monster in (False, True):
-                    state = oracle.facing(world(5), block, level=level, direction=2)
+                    state = oracle_more.facing(world(5), block, level=level, direction=2)
                     state = state.replace(
                         boss_timesteps_to_spawn_this_round=jnp.int32(wave),
                         boss_progress=jnp.int32(rng.integers(0, 8)),
                     )
                     if monster:
-                        state = oracle.put_mob(state, 1 + int(rng.integers(0, 2)), 1, (3, 3), 0, 4)
+                        state = oracle_more.put_mob(
+                            state, 1 + int(rng.integers(0, 2)), 1, (3, 3), 0, 4
+                        )
                     after = check("do_action", state, DO, draws_from(rng), f"{level} {wave}")
                     hurt = level == 8 and block == NECROMANCER and wave <= 0 and not monster
                     assert int(after.boss_progress) == int(state.boss_progress) + hurt
@@ -306,7 +315,9 @@ def test_cells_outside_the_map(block: int) -> None:
     edges += (((20, 47), 2, (20, 47)),)
     for level in (1, 8):
         for position, direction, read in edges:
-            state = oracle.facing(world(6), level=level, position=position, direction=direction)
+            state = oracle_more.facing(
+                world(6), level=level, position=position, direction=direction
+            )
             state = state.replace(map=state.map.at[level, read[0], read[1]].set(block))
             state = state.replace(inventory=state.inventory.replace(pickaxe=jnp.int32(4)))
             check("do_action", state, DO, draws_from(rng), f"{position} facing {direction}")
@@ -321,7 +332,7 @@ def world_states(seed: int, count: int) -> list[Any]:
         position = tuple(int(v) for v in rng.integers(1, 47, size=2))
         level, direction = int(rng.integers(0, 9)), int(rng.integers(0, 5))
         states.append(
-            oracle.facing(
+            oracle_more.facing(
                 world(seed), level=level, position=position, direction=direction, clear_mobs=False
             )
         )

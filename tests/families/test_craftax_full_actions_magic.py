@@ -16,7 +16,7 @@ _core = pytest.importorskip("envpool_x._core")
 if not hasattr(_core, "craftax_full_action_phase"):
     pytest.skip("built without the full Craftax action hook", allow_module_level=True)
 
-import craftax_full_oracle as oracle  # noqa: E402
+import craftax_full_oracle_more as oracle_more  # noqa: E402
 import jax.numpy as jnp  # noqa: E402
 from test_craftax_full_actions import (  # noqa: E402
     check,
@@ -47,7 +47,7 @@ def test_shooting_arrows() -> None:
     for bow, arrows in ((0, 3), (1, 0), (1, 1), (2, 7)):
         for live in itertools.product((False, True), repeat=3):
             direction = int(rng.integers(0, 5))
-            state = oracle.facing(world(), level=int(rng.integers(0, 9)), direction=direction)
+            state = oracle_more.facing(world(), level=int(rng.integers(0, 9)), direction=direction)
             state = _projectile_slots(state, live)
             state = state.replace(
                 inventory=state.inventory.replace(bow=jnp.int32(bow), arrows=jnp.int32(arrows))
@@ -64,7 +64,7 @@ def test_casting_spells() -> None:
     for learned in itertools.product((False, True), repeat=2):
         for mana in (1, 2):
             for live in ((True, False, True), (True,) * 3):
-                state = oracle.facing(world(), level=int(rng.integers(0, 9)))
+                state = oracle_more.facing(world(), level=int(rng.integers(0, 9)))
                 state = _projectile_slots(state, live)
                 state = state.replace(
                     learned_spells=jnp.asarray(learned), player_mana=jnp.int32(mana)
@@ -94,7 +94,7 @@ def test_reading_books() -> None:
 
 def _enchant_case(rng: np.random.Generator) -> tuple[object, str]:
     table = int(rng.choice([TABLE_FIRE, TABLE_ICE, TABLE_ICE, TABLE_FIRE, 2, 23]))
-    state = oracle.facing(
+    state = oracle_more.facing(
         world(), table, level=int(rng.integers(0, 9)), direction=1 + int(rng.integers(0, 4))
     )
     armour = rng.integers(0, 3, size=4) * (rng.random() < 0.8)
@@ -138,7 +138,7 @@ def _armour_slots(every: int) -> None:
     rng = np.random.default_rng(5)
     for table in (TABLE_FIRE, TABLE_ICE):
         for pattern in list(itertools.product(range(3), repeat=4))[::every]:
-            state = oracle.facing(world(), table, level=0, direction=4)
+            state = oracle_more.facing(world(), table, level=0, direction=4)
             state = state.replace(
                 player_mana=jnp.int32(9),
                 armour_enchantments=jnp.asarray(pattern, jnp.int32),
@@ -165,11 +165,11 @@ def test_enchanting_every_armour_slot_exhaustive() -> None:
 def test_plant_reset() -> None:
     rng = np.random.default_rng(6)
     for slot in (None, 0, 3, 9):
-        state = oracle.facing(world(), level=0, direction=int(rng.integers(1, 5)))
+        state = oracle_more.facing(world(), level=0, direction=int(rng.integers(1, 5)))
         positions = rng.integers(0, 48, size=(10, 2)).astype(np.int32)
         if slot is not None:
-            positions[slot] = oracle.facing_cell(state)
-            positions[(slot + 5) % 10] = oracle.facing_cell(state)
+            positions[slot] = oracle_more.facing_cell(state)
+            positions[(slot + 5) % 10] = oracle_more.facing_cell(state)
         state = state.replace(
             growing_plants_positions=jnp.asarray(positions),
             growing_plants_age=jnp.asarray(rng.integers(1, 600, size=10), jnp.int32),

@@ -96,10 +96,9 @@ def test_achievement_names_are_craftaxs() -> None:
 
 def test_achievement_info_as_craftax_logs_it() -> None:
     pytest.importorskip("craftax")
+    import craftax_full_oracle as oracle
     import jax.numpy as jnp
     from craftax.craftax.envs.common import log_achievements_to_info
-
-    import craftax_full_oracle as oracle
 
     env = envpool_x.make_gymnasium(TASK, num_envs=4, seed=2)
     env.reset()

@@ -28,12 +28,12 @@ COUNTS = [SEEDS, pytest.param(3000, marks=pytest.mark.slow)]
 def our_worlds(count: int, first_seed: int = 0, **options: bool) -> dict[str, np.ndarray]:
     """Our worlds for seeds first_seed.. as named arrays, batch first."""
     packed = [_core.craftax_full_new_world(first_seed + i, options) for i in range(count)]
-    return oracle.worldgen_fields(np.array(packed))
+    return oracle.fields(np.array(packed))
 
 
 def test_packed_size_is_craftax_state() -> None:
     assert len(_core.craftax_full_new_world(0)) == _core.craftax_full_state_size
-    name, shape, offset = oracle.worldgen_layout()[-1]
+    name, (offset, shape) = list(oracle.state_layout().items())[-1]
     assert offset + int(np.prod(shape)) == _core.craftax_full_state_size, name
 
 

@@ -22,6 +22,7 @@ if not hasattr(_core, "craftax_full_new_world"):
     pytest.skip("built without ENVPOOL_X_CRAFTAX", allow_module_level=True)
 
 import craftax_full_oracle as oracle  # noqa: E402
+import craftax_full_oracle_more as oracle_more  # noqa: E402
 import craftax_full_worldgen_helpers as rules  # noqa: E402
 
 OURS, THEIRS = 200, 128
@@ -37,12 +38,12 @@ Z_LIMIT = 4.5
 @functools.cache
 def our_worlds(count: int) -> dict[str, np.ndarray]:
     packed = [_core.craftax_full_new_world(1000 + i) for i in range(count)]
-    return oracle.worldgen_fields(np.array(packed))
+    return oracle.fields(np.array(packed))
 
 
 @functools.cache
 def their_worlds(count: int) -> dict[str, np.ndarray]:
-    return oracle.worldgen_craftax_worlds(count, seed=0)
+    return oracle_more.worldgen_craftax_worlds(count, seed=0)
 
 
 def fractions(fields: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
@@ -117,7 +118,9 @@ def test_fixed_fields_equal_craftax() -> None:
     ours, theirs = our_worlds(OURS), their_worlds(THEIRS)
     fixed = [name for name in theirs if name not in DRAWN | {"light_level"}]
     assert len(fixed) > 40
-    assert np.float32(ours["light_level"][0]) == np.float32(oracle.worldgen_reset_light_level())
+    assert np.float32(ours["light_level"][0]) == np.float32(
+        oracle_more.worldgen_reset_light_level()
+    )
     for name in fixed:
         want = theirs[name][0]
         assert (theirs[name] == want).all(), name  # fixed in Craftax's worlds too
@@ -141,8 +144,8 @@ def test_our_world_steps_in_craftax(seeds: tuple[int, ...]) -> None:
     (random actions, Craftax's own randomness) with sane results."""
     import jax
 
-    like = oracle.worldgen_template()
-    step = oracle.worldgen_quick_step()
+    like = oracle.template()
+    step = oracle_more.worldgen_quick_step()
     rng = np.random.default_rng(0)
     for seed in seeds:
         state = oracle.unpack_state(_core.craftax_full_new_world(seed, {"god_mode": True}), like)

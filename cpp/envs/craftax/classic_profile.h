@@ -1,8 +1,7 @@
-// Where a Craftax step's time goes (Craftax-Classic's or the full game's): one thread steps a few envs as the
-// raw loop does (its random actions, a reset when an episode ends or reaches
-// the time limit) and reads the clock as each part of a step ends
-// (ClassicStep's or FullStep's laps, then the env's draws and observation). Used by
-// benchmarks/bench_craftax.py; not part of any pool.
+// Where a Craftax step's time goes (Craftax-Classic's or the full game's): one thread steps a few
+// envs as the raw loop does (its random actions, a reset when an episode ends or reaches the time
+// limit) and reads the clock as each part of a step ends (ClassicStep's or FullStep's laps, then
+// the env's draws and observation). Used by benchmarks/bench_craftax.py; not part of any pool.
 #pragma once
 
 #include <chrono>

@@ -72,8 +72,8 @@ class CraftaxFullEnv {
       spec.obs.push_back(
           ArraySpec{"obs", DType::kFloat32, {craftax::full::kSymbolicObsSize}, {0.0}, {1.0}});
     }
-    spec.info.push_back(ArraySpec{
-        "achievements", DType::kInt8, {craftax::full::kNumAchievements}, {0.0}, {1.0}});
+    spec.info.push_back(
+        ArraySpec{"achievements", DType::kInt8, {craftax::full::kNumAchievements}, {0.0}, {1.0}});
     spec.action.discrete = true;
     spec.action.n = craftax::full::kNumActions;
     return spec;
@@ -83,8 +83,7 @@ class CraftaxFullEnv {
       : obs_(ObsField<float>(spec, "obs")),
         achievements_(InfoField<int8_t>(spec, "achievements")),
         p_(Params(config)),
-        render_block_(static_cast<int>(config.Int("render_tile_size"))),
-        s_(std::make_unique<craftax::full::FullState>()) {
+        render_block_(static_cast<int>(config.Int("render_tile_size"))) {
     if constexpr (kPixels) {
       textures_ = craftax::full::FindFullTextures(kObsBlockPixels);
     }
@@ -99,7 +98,7 @@ class CraftaxFullEnv {
     const auto textures = craftax::full::FindFullTextures(render_block_);
     const auto size = RenderSize();
     std::vector<float> frame(size_t(size[0]) * size[1] * 3);
-    craftax::full::DrawFullPixels(*s_, *textures, frame.data());
+    craftax::full::DrawFullPixels(s_, *textures, frame.data());
     for (size_t i = 0; i < frame.size(); ++i) {
       const float v = std::nearbyint(frame[i]);
       rgb[i] = static_cast<uint8_t>(v < 0.0f ? 0.0f : (v > 255.0f ? 255.0f : v));
@@ -109,7 +108,7 @@ class CraftaxFullEnv {
   void SetMaxEpisodeSteps(int steps) { p_.max_timesteps = steps > 0 ? steps : p_.max_timesteps; }
 
   void Reset(Rng& rng, const StepOutput& out) {
-    craftax::full::GenerateFullWorld(rng, p_, *s_);
+    craftax::full::GenerateFullWorld(rng, p_, s_);
     Write(out);
   }
 
@@ -122,39 +121,40 @@ class CraftaxFullEnv {
   void StepParts(int32_t action, Rng& rng, const StepOutput& out, Laps laps) {
     craftax::full::StreamDraws draws(rng);  // drawn as the step needs them
     laps(craftax::kPartDraws);
-    *out.reward = craftax::full::FullStep(*s_, action, draws, p_, laps);
-    s_->state_rng[0] = draws.NextWord();
-    s_->state_rng[1] = draws.NextWord();
+    *out.reward = craftax::full::FullStep(s_, action, draws, p_, laps);
+    s_.state_rng[0] = draws.NextWord();
+    s_.state_rng[1] = draws.NextWord();
     // Death and beating the necromancer end the game; the time limit is the
     // pool's truncation.
-    *out.terminated = s_->player_health <= 0.0f || craftax::full::HasBeatenBoss(*s_);
+    *out.terminated = s_.player_health <= 0.0f || craftax::full::HasBeatenBoss(s_);
     Write(out);
     laps(craftax::kPartObs);
   }
 
-  std::vector<double> GetState() const { return craftax::full::PackState(*s_); }
-  void SetState(const std::vector<double>& values) { craftax::full::UnpackState(values, *s_); }
+  std::vector<double> GetState() const { return craftax::full::PackState(s_); }
+  void SetState(const std::vector<double>& values) { craftax::full::UnpackState(values, s_); }
 
  private:
   void Write(const StepOutput& out) {
     if constexpr (kPixels) {
       // Craftax's observation: the pixels / 255 (as XLA evaluates it: times 1 / 255).
       float* obs = out[obs_];
-      craftax::full::DrawFullPixels(*s_, *textures_, obs);
+      craftax::full::DrawFullPixels(s_, *textures_, obs);
       const size_t size = size_t(textures_->Rows()) * textures_->Cols() * 3;
       for (size_t i = 0; i < size; ++i) obs[i] *= 1.0f / 255.0f;
     } else {
-      craftax::full::WriteSymbolicObs(*s_, out[obs_]);
+      craftax::full::WriteSymbolicObs(s_, out[obs_]);
     }
     int8_t* a = out[achievements_];
-    for (int i = 0; i < craftax::full::kNumAchievements; ++i) a[i] = s_->achievements[i];
+    for (int i = 0; i < craftax::full::kNumAchievements; ++i) a[i] = s_.achievements[i];
   }
 
   OutputField<float> obs_;
   OutputField<int8_t> achievements_;
   craftax::full::FullParams p_;
   int render_block_;
-  std::unique_ptr<craftax::full::FullState> s_;
+  // Inline (145 KiB), so that the memory check's sizeof(Env) counts it.
+  craftax::full::FullState s_{};
   std::shared_ptr<const craftax::full::FullTextures> textures_;  // the observation's
 };
 

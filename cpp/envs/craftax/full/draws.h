@@ -41,9 +41,7 @@ struct StreamDraws {
     }
     return words[4 - left--];
   }
-  ENVPOOL_X_HD float Next() {
-    return static_cast<float>(NextWord() >> 8) * (1.0f / 16777216.0f);
-  }
+  ENVPOOL_X_HD float Next() { return static_cast<float>(NextWord() >> 8) * (1.0f / 16777216.0f); }
 };
 
 }  // namespace full

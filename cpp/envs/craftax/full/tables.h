@@ -123,9 +123,15 @@ ENVPOOL_X_HD inline int AchievementReward(int a) {
 }
 
 // The achievement for entering each floor (LEVEL_ACHIEVEMENT_MAP; floor 0: none).
-constexpr int kLevelAchievement[kLevels] = {
-    0,          kAchEnterDungeon,  kAchEnterGnomishMines, kAchEnterSewers,   kAchEnterVault,
-    kAchEnterTrollMines, kAchEnterFireRealm, kAchEnterIceRealm, kAchEnterGraveyard};
+constexpr int kLevelAchievement[kLevels] = {0,
+                                            kAchEnterDungeon,
+                                            kAchEnterGnomishMines,
+                                            kAchEnterSewers,
+                                            kAchEnterVault,
+                                            kAchEnterTrollMines,
+                                            kAchEnterFireRealm,
+                                            kAchEnterIceRealm,
+                                            kAchEnterGraveyard};
 
 // The achievement for killing a mob, by class (passive, melee, ranged) and
 // type (MOB_ACHIEVEMENT_MAP; 0 where Craftax has none).
@@ -138,8 +144,9 @@ constexpr int kMobAchievement[3][8] = {
 };
 
 // The mob type of each class on each floor (FLOOR_MOB_MAPPING: passive, melee, ranged).
-constexpr int32_t kFloorMobType[kLevels][3] = {{0, 0, 0}, {2, 2, 2}, {1, 1, 1}, {2, 3, 3}, {2, 4, 4},
-                                               {1, 5, 5}, {1, 6, 6}, {1, 7, 7}, {0, 0, 0}};
+constexpr int32_t kFloorMobType[kLevels][3] = {{0, 0, 0}, {2, 2, 2}, {1, 1, 1},
+                                               {2, 3, 3}, {2, 4, 4}, {1, 5, 5},
+                                               {1, 6, 6}, {1, 7, 7}, {0, 0, 0}};
 
 // Spawn chances per floor (FLOOR_MOB_SPAWN_CHANCE: passive, melee, ranged, melee at night).
 constexpr float kFloorSpawnChance[kLevels][4] = {
@@ -177,21 +184,20 @@ constexpr float kMobDamage[8][4][3] = {
     {{0, 0, 0}, {3, 5, 0}, {0, 0, 0}, {3, 5, 0}}, {{0, 0, 0}, {4, 0, 5}, {0, 0, 0}, {4, 0, 5}}};
 
 // A new mob's health by type and class (MOB_TYPE_HEALTH_MAPPING).
-constexpr float kMobHealth[9][4] = {
-    {3, 5, 3, 0},  {4, 7, 5, 0},   {6, 9, 6, 0},   {8, 11, 8, 0}, {0, 12, 12, 0},
-    {0, 20, 4, 0}, {0, 20, 14, 0}, {0, 24, 16, 0}, {0, 0, 0, 0}};
+constexpr float kMobHealth[9][4] = {{3, 5, 3, 0},   {4, 7, 5, 0},   {6, 9, 6, 0},
+                                    {8, 11, 8, 0},  {0, 12, 12, 0}, {0, 20, 4, 0},
+                                    {0, 20, 14, 0}, {0, 24, 16, 0}, {0, 0, 0, 0}};
 
 // Defence (physical, fire, ice) by type and class (MOB_TYPE_DEFENSE_MAPPING).
-constexpr float kMobDefense[9][4][3] = {
-    {},
-    {},
-    {},
-    {},
-    {{0, 0, 0}, {0.5f, 0, 0}, {0.5f, 0, 0}, {0, 0, 0}},
-    {{0, 0, 0}, {0.2f, 0, 0}, {0, 0, 0}, {0, 0, 0}},
-    {{0, 0, 0}, {0.9f, 1.0f, 0}, {0.9f, 1.0f, 0}, {0, 0, 0}},
-    {{0, 0, 0}, {0.9f, 0, 1.0f}, {0.9f, 0, 1.0f}, {0, 0, 0}},
-    {}};
+constexpr float kMobDefense[9][4][3] = {{},
+                                        {},
+                                        {},
+                                        {},
+                                        {{0, 0, 0}, {0.5f, 0, 0}, {0.5f, 0, 0}, {0, 0, 0}},
+                                        {{0, 0, 0}, {0.2f, 0, 0}, {0, 0, 0}, {0, 0, 0}},
+                                        {{0, 0, 0}, {0.9f, 1.0f, 0}, {0.9f, 1.0f, 0}, {0, 0, 0}},
+                                        {{0, 0, 0}, {0.9f, 0, 1.0f}, {0.9f, 0, 1.0f}, {0, 0, 0}},
+                                        {}};
 
 // The projectile each ranged mob type shoots (RANGED_MOB_TYPE_TO_PROJECTILE_TYPE_MAPPING).
 enum Projectile : int32_t {
@@ -212,15 +218,13 @@ constexpr float kBossFightExtraDamage = 0.5f;
 constexpr int32_t kBossFightSpawnTurns = 7;
 
 // Craftax's DIRECTIONS (16 rows; an action past 4 moves nothing).
-ENVPOOL_X_HD inline int32_t DirectionDx(int32_t i) {
-  return i == kUp ? -1 : (i == kDown ? 1 : 0);
-}
+ENVPOOL_X_HD inline int32_t DirectionDx(int32_t i) { return i == kUp ? -1 : (i == kDown ? 1 : 0); }
 ENVPOOL_X_HD inline int32_t DirectionDy(int32_t i) {
   return i == kLeft ? -1 : (i == kRight ? 1 : 0);
 }
 
 // CLOSE_BLOCKS: the eight cells around a position, in Craftax's order.
-constexpr int32_t kCloseBlocks[8][2] = {{0, -1}, {0, 1},  {-1, 0}, {1, 0},
+constexpr int32_t kCloseBlocks[8][2] = {{0, -1},  {0, 1},  {-1, 0}, {1, 0},
                                         {-1, -1}, {-1, 1}, {1, -1}, {1, 1}};
 
 ENVPOOL_X_HD inline bool IsSolidBlock(int8_t b) {

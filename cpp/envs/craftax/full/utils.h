@@ -31,7 +31,9 @@ ENVPOOL_X_HD inline void SetMobMap(FullState& s, int32_t x, int32_t y, bool v) {
   if (i >= 0 && j >= 0) s.mob_map[s.player_level][i][j] = v;
 }
 
-ENVPOOL_X_HD inline bool IsFightingBoss(const FullState& s) { return s.player_level == kLevels - 1; }
+ENVPOOL_X_HD inline bool IsFightingBoss(const FullState& s) {
+  return s.player_level == kLevels - 1;
+}
 ENVPOOL_X_HD inline bool IsBossSpawnWave(const FullState& s) {
   return IsFightingBoss(s) && s.boss_timesteps_to_spawn_this_round >= 1;
 }
@@ -145,9 +147,8 @@ ENVPOOL_X_HD inline bool AttackMob(FullState& s, int32_t x, int32_t y, const flo
 // when none is free, as Craftax's argmax does), when `spawning`.
 template <int N>
 ENVPOOL_X_HD inline void SpawnProjectile(FullState& s, Mobs<N>& projectiles,
-                                         int32_t (&directions)[kLevels][N][2], int32_t x,
-                                         int32_t y, bool spawning, int32_t dx, int32_t dy,
-                                         int32_t type) {
+                                         int32_t (&directions)[kLevels][N][2], int32_t x, int32_t y,
+                                         bool spawning, int32_t dx, int32_t dy, int32_t type) {
   if (!spawning) return;
   const int level = s.player_level;
   int slot = 0;
@@ -199,8 +200,8 @@ ENVPOOL_X_HD inline void ClipInventoryAndIntrinsics(FullState& s, const FullPara
   for (int32_t& v : inv.potions) cap(v);
   cap(inv.books);
   const float min_health = p.god_mode ? 9.0f : 0.0f;
-  s.player_health = std::fmin(std::fmax(s.player_health, min_health),
-                              static_cast<float>(MaxHealth(s)));
+  s.player_health =
+      std::fmin(std::fmax(s.player_health, min_health), static_cast<float>(MaxHealth(s)));
   s.player_food = Min(Max(s.player_food, 0), MaxFood(s));
   s.player_drink = Min(Max(s.player_drink, 0), MaxDrink(s));
   s.player_energy = Min(Max(s.player_energy, 0), MaxEnergy(s));
