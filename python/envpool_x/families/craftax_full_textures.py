@@ -19,27 +19,12 @@ from typing import Any
 
 import numpy as np
 
+from envpool_x.families.craftax_textures import BLOCK_FILES as CLASSIC_BLOCK_FILES
 from envpool_x.families.craftax_textures import INSTALL_HINT
 
-#: Craftax's block textures in BlockType order (1, out of bounds: grey 128; 18, darkness: black).
-BLOCK_FILES = (
-    "debug_tile.png",
-    "debug_tile.png",
-    "grass.png",
-    "water.png",
-    "stone.png",
-    "tree.png",
-    "wood.png",
-    "path.png",
-    "coal.png",
-    "iron.png",
-    "diamond.png",
-    "table.png",
-    "furnace.png",
-    "sand.png",
-    "lava.png",
-    "plant_on_grass.png",
-    "ripe_plant_on_grass.png",
+#: Craftax's block textures in BlockType order: Craftax-Classic's 17, then the full
+#: game's (18, darkness: black).
+BLOCK_FILES = CLASSIC_BLOCK_FILES + (
     "wall2.png",
     "debug_tile.png",
     "wall_moss.png",
