@@ -8,12 +8,45 @@ import sys
 import time
 from pathlib import Path
 
-import numpy as np
-import pytest
 
-import envpool_x
-from envpool_x.backends import create_pool
-from envpool_x.spec import make_spec
+def _pin_numpy_to_avx2_kernels() -> None:
+    """numpy's AVX-512 kernels, and OpenBLAS's (numpy's norms and dot
+    products), sum and reduce in another order than their AVX2 ones, so an
+    oracle's float64 values (gymnasium-robotics', Meta-World's) differ from
+    the same arithmetic on an AVX2 host in the last bit, and the bit-for-bit
+    parity tests would depend on the CI host's CPU. On a host with AVX-512 the
+    tests run both on their AVX2 kernels: numpy's AVX-512 dispatch targets
+    (those of the installed build, asked of a child interpreter, since the
+    variables only count before numpy is imported) are disabled and OpenBLAS
+    takes its Haswell kernels."""
+    if "numpy" in sys.modules or "NPY_DISABLE_CPU_FEATURES" in os.environ:
+        return
+    probe = (
+        "from numpy._core._multiarray_umath import __cpu_dispatch__ as d, __cpu_features__ as f;"
+        "print(int(f.get('AVX512F', False)), *d)"
+    )
+    try:
+        has_avx512, *dispatched = subprocess.run(
+            [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=60
+        ).stdout.split()
+    except (OSError, subprocess.SubprocessError, ValueError):
+        return
+    if has_avx512 != "1":
+        return
+    os.environ["NPY_DISABLE_CPU_FEATURES"] = " ".join(
+        name for name in dispatched if name.startswith("AVX512")
+    )
+    os.environ.setdefault("OPENBLAS_CORETYPE", "Haswell")
+
+
+_pin_numpy_to_avx2_kernels()
+
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+
+import envpool_x  # noqa: E402
+from envpool_x.backends import create_pool  # noqa: E402
+from envpool_x.spec import make_spec  # noqa: E402
 
 # The oracles (official implementations driven for parity tests) are helper
 # modules, not tests: every test folder imports them by name.
