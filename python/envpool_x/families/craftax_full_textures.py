@@ -13,14 +13,12 @@ once per block size. Craftax itself (and JAX) is not imported.
 from __future__ import annotations
 
 import functools
-import importlib.util
-import os
 from typing import Any
 
 import numpy as np
 
+from envpool_x.families import craftax_textures
 from envpool_x.families.craftax_textures import BLOCK_FILES as CLASSIC_BLOCK_FILES
-from envpool_x.families.craftax_textures import INSTALL_HINT
 
 #: Craftax's block textures in BlockType order: Craftax-Classic's 17, then the full
 #: game's (18, darkness: black).
@@ -132,35 +130,9 @@ VIEW_ROWS, VIEW_COLS = 9, 11
 OBS_BLOCK_PIXELS = 10
 
 
-def assets_dir() -> str:
-    """The installed craftax package's full-game assets folder (craftax is not imported).
-
-    Raises:
-        ImportError: craftax is not installed (the message says what to install).
-    """
-    spec = importlib.util.find_spec("craftax")
-    if spec is None or not spec.submodule_search_locations:
-        raise ImportError(INSTALL_HINT)
-    folder = os.path.join(list(spec.submodule_search_locations)[0], "craftax", "assets")
-    if not os.path.isdir(folder):
-        raise ImportError(f"{INSTALL_HINT} (no {folder})")
-    return folder
-
-
 def load_texture(name: str, size: int) -> np.ndarray:
-    """One PNG as Craftax's ``load_texture``: RGBA int32, alpha clamped to
-    0 / 1 (``alpha // 255``), then resized to ``size`` (nearest)."""
-    from PIL import Image
-
-    with Image.open(os.path.join(assets_dir(), name)) as image:
-        img = np.asarray(image.convert("RGBA"), dtype=np.int32).copy()
-    img[:, :, 3] //= 255
-    if size != 16:
-        resized = Image.fromarray(img.astype(np.uint8)).resize(
-            (size, size), Image.Resampling.NEAREST
-        )
-        img = np.asarray(resized, dtype=np.int32)
-    return img
+    """One PNG of the full game's assets, as Craftax's ``load_texture``."""
+    return craftax_textures.load_texture(name, size, game="craftax")
 
 
 def _rgb_times_alpha(rgba: np.ndarray) -> np.ndarray:

@@ -67,8 +67,9 @@ INSTALL_HINT = (
 )
 
 
-def assets_dir() -> str:
-    """The installed craftax package's Classic assets folder (craftax is not imported).
+def assets_dir(game: str = "craftax_classic") -> str:
+    """The installed craftax package's assets folder of ``game`` (``craftax_classic``
+    or ``craftax``, the full game); craftax is not imported.
 
     Raises:
         ImportError: craftax is not installed (the message says what to install).
@@ -76,18 +77,21 @@ def assets_dir() -> str:
     spec = importlib.util.find_spec("craftax")
     if spec is None or not spec.submodule_search_locations:
         raise ImportError(INSTALL_HINT)
-    folder = os.path.join(list(spec.submodule_search_locations)[0], "craftax_classic", "assets")
+    folder = os.path.join(list(spec.submodule_search_locations)[0], game, "assets")
     if not os.path.isdir(folder):
         raise ImportError(f"{INSTALL_HINT} (no {folder})")
     return folder
 
 
-def load_texture(name: str, size: int, clamp_alpha: bool = True) -> np.ndarray:
-    """One PNG as Craftax's ``load_texture``: RGBA int32, alpha clamped to 0 / 1
-    (``alpha // 255``) unless told not to, then resized to ``size`` (nearest)."""
+def load_texture(
+    name: str, size: int, clamp_alpha: bool = True, game: str = "craftax_classic"
+) -> np.ndarray:
+    """One PNG of ``game``'s assets as Craftax's ``load_texture``: RGBA int32,
+    alpha clamped to 0 / 1 (``alpha // 255``) unless told not to, then resized
+    to ``size`` (nearest)."""
     from PIL import Image
 
-    with Image.open(os.path.join(assets_dir(), name)) as image:
+    with Image.open(os.path.join(assets_dir(game), name)) as image:
         img = np.asarray(image.convert("RGBA"), dtype=np.int32)
     if clamp_alpha:
         img[:, :, 3] //= 255
