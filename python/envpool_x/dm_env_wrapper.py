@@ -24,7 +24,9 @@ class DmEnvPool(ParamsMixin, dm_env.Environment):  # type: ignore[misc]
     """A batch of envs with the dm_env API.
 
     Each TimeStep field has a leading batch dimension. ``observation`` is a
-    namedtuple of the observation fields plus ``env_id`` and ``elapsed_step``.
+    namedtuple of the observation fields plus ``env_id``, ``elapsed_step``, the
+    info fields, and the info a family derives from them (Craftax's
+    ``Achievements_<name>`` and ``score``, EnvPool's dm names).
     ``discount`` is 0 only where an episode terminated (not when truncated by
     the time limit). ``step_type`` is FIRST on the (auto-)reset step.
 
@@ -64,6 +66,10 @@ class DmEnvPool(ParamsMixin, dm_env.Environment):  # type: ignore[misc]
         self._obs_name = dm_obs_name(spec.env_config, "obs")  # a pixel env's frames: "pixels"
         names = [dm_obs_name(spec.env_config, o["name"]) for o in spec._desc["obs"]]
         names += ["env_id", "elapsed_step"] + [i["name"] for i in spec._desc["info"]]
+        # The family's derived info (Craftax's Achievements/...), EnvPool's dm fields.
+        extras = spec.info_extra_fields()
+        self._info_extras = spec.entry.declaration.info_extras if extras else None
+        names += [i["name"] for i in extras]
         if self._params_info is not None:
             names.append("params")
         self._obs_names = names
@@ -89,6 +95,9 @@ class DmEnvPool(ParamsMixin, dm_env.Environment):  # type: ignore[misc]
     def _timestep(self, result: tuple[Any, ...], xp: Any = np) -> dm_env.TimeStep:
         # xp: numpy, or jax.numpy when traced inside env.xla()'s functions.
         obs, reward, terminated, truncated, info = result
+        if self._info_extras is not None:
+            info = dict(info)
+            self._info_extras((obs, reward, terminated, truncated, info), xp=xp)
         fields = dict(obs) if isinstance(obs, dict) else {self._obs_name: obs}
         fields.update(info)
         if self._params_info is not None:

@@ -43,6 +43,14 @@ class Family:
             truncated, info)`` of the gymnasium front end, adds info keys
             derived from the engine's fields (EnvPool's names for them, which
             the engine's 16 info fields cannot all hold); None: none.
+        info_extra_fields: given a spec's info fields (as ``EnvSpec._desc``
+            lists them), the arrays ``info_extras`` adds, in the same form
+            (name, dtype, shape, low, high), so that the dm_env front end
+            carries them in its observation (``/`` becomes ``_``, EnvPool's dm
+            names) and ``env.xla()`` returns them too. A family that declares
+            them writes ``info_extras(result, xp=numpy)`` to take ``xp``
+            (``jax.numpy`` inside ``env.xla()``'s traced functions). None: the
+            extras are the gymnasium front end's only.
         goal_functions: given a spec, the goal task's ``compute_reward`` /
             ``compute_terminated`` / ``compute_truncated`` (an object with
             them), offered by the gymnasium front end; None: not goal tasks.
@@ -60,7 +68,8 @@ class Family:
     backends: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     options: Mapping[str, OptionTable] = field(default_factory=dict)
     envpool_names: Mapping[str, EnvPoolNames] = field(default_factory=dict)
-    info_extras: Callable[[Any], None] | None = None
+    info_extras: Callable[..., None] | None = None
+    info_extra_fields: Callable[[list[dict[str, Any]]], list[dict[str, Any]]] | None = None
     goal_functions: Callable[[EnvSpec], Any] | None = None
     reset_options: tuple[tuple[str, ...], Callable[..., None]] | None = None
 

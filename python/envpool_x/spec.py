@@ -325,6 +325,16 @@ class EnvSpec:
         """The merged config as a plain dict."""
         return dict(self.config._asdict())
 
+    def info_extra_fields(self) -> list[dict[str, Any]]:
+        """The info arrays the family derives from the engine's fields on the
+        host (Craftax's ``Achievements/...`` and ``score``), as ``_desc``
+        lists fields; empty where there are none or the results stay on a
+        device. The dm_env front end carries them in its observation."""
+        declared = self.entry.declaration.info_extra_fields
+        if declared is None or not self.backend.host_results:
+            return []
+        return declared(self._desc["info"])
+
     def observation_spec(self) -> Any:
         """dm_env specs of one env's observation: a namedtuple of arrays."""
         from dm_env import specs
@@ -339,6 +349,7 @@ class EnvSpec:
                 {"name": "elapsed_step", "dtype": "int32", "shape": (), "low": [], "high": []},
             ]
             + self._desc["info"]
+            + self.info_extra_fields()
         ):
             names.append(dm_obs_name(self._env_config, o["name"]))
             box = _box(o)

@@ -138,6 +138,8 @@ def make_xla(env: Any, flavour: str = "gymnasium") -> tuple[Any, Callable, Calla
     sync = batch_size == num_envs
     action_desc = spec._desc["action"]
     obs_tuple = bool(getattr(spec, "obs_tuple", False))
+    # The family's derived info (Craftax's Achievements/...), traced with jnp.
+    extras = spec.entry.declaration.info_extras if spec.info_extra_fields() else None
     fields = list(pool.fields)
     layout = _Layout(fields)
     handle = np.array(pool.xla_handle(), dtype=np.uint32)
@@ -158,6 +160,9 @@ def make_xla(env: Any, flavour: str = "gymnasium") -> tuple[Any, Callable, Calla
 
     def result(outs: list[Any]) -> Any:
         obs, reward, terminated, truncated, info = layout.gymnasium(outs, obs_tuple)
+        if extras is not None and flavour != "dm":  # dm: env._timestep adds them
+            info = dict(info)
+            extras((obs, reward, terminated, truncated, info), xp=jnp)
         if flavour == "gymnasium":
             return obs, reward, terminated, truncated, info
         if flavour == "gym_classic":

@@ -136,34 +136,61 @@ FULL_ACHIEVEMENT_KEYS = tuple(f"Achievements/{name}" for name in FULL_ACHIEVEMEN
 _KEYS_BY_COUNT = {len(keys): keys for keys in (ACHIEVEMENT_KEYS, FULL_ACHIEVEMENT_KEYS)}
 
 
-def add_achievement_info(result: Any) -> None:
+def add_achievement_info(result: Any, xp: Any = np) -> None:
     """EnvPool's (and Craftax's ``compute_score``) info keys, added to a
     gymnasium result's info: ``Achievements/<name>``, 100.0 for each
     achievement the episode unlocked, on the step that ends it (0 on every
     other step), and ``score``, their geometric mean offset by 1:
     ``exp(mean(log(1 + a))) - 1``, all float32. In ``same_step`` mode the ended
     episode's achievements come from ``final_info``, as EnvPool's -AutoReset
-    ids give them on that step."""
+    ids give them on that step. ``xp``: numpy, or ``jax.numpy`` inside
+    ``env.xla()``'s traced functions (the same values, computed densely)."""
     _, _, terminated, truncated, info = result
     unlocked = info["achievements"]
-    ended = np.logical_or(terminated, truncated)
+    ended = terminated | truncated
     final = info.get("final_info")
     if isinstance(final, dict) and "achievements" in final:
-        unlocked = np.where(info["_final_info"][:, None], final["achievements"], unlocked)
-    scaled = unlocked.astype(np.float32) * (ended[:, None] * np.float32(100.0))
-    for index, key in enumerate(_KEYS_BY_COUNT[unlocked.shape[1]]):
-        info[key] = scaled[:, index]
-    # Only an ending step has a score (0 elsewhere): the logs of those rows only.
+        unlocked = xp.where(info["_final_info"][:, None], final["achievements"], unlocked)
+    keys = _KEYS_BY_COUNT[unlocked.shape[1]]
+    if xp is not np:
+        scaled = unlocked.astype(np.float32) * (ended[:, None] * np.float32(100.0))
+        mean = xp.sum(xp.log(np.float32(1.0) + scaled), axis=1) / np.float32(len(keys))
+        info.update(zip(keys, scaled.T))
+        info["score"] = xp.where(ended, xp.exp(mean) - np.float32(1.0), np.float32(0.0))
+        return
+    # Only an ending step has achievements and a score (0 elsewhere): a step
+    # ends few episodes, so only those rows are computed.
+    scaled = np.zeros(unlocked.shape, np.float32)
     score = np.zeros(len(ended), np.float32)
     rows = np.flatnonzero(ended)
     if rows.size:
-        logs = np.log(np.float32(1.0) + scaled[rows])
-        score[rows] = np.exp(np.mean(logs, axis=1)) - np.float32(1.0)
+        got = unlocked[rows].astype(np.float32) * np.float32(100.0)
+        scaled[rows] = got
+        logs = np.log(np.float32(1.0) + got)
+        # np.mean's float32 sum and division, without its Python-level wrapper.
+        mean = np.add.reduce(logs, axis=1) / np.float32(len(keys))
+        score[rows] = np.exp(mean) - np.float32(1.0)
+    info.update(zip(keys, scaled.T))
     info["score"] = score
 
 
+def achievement_info_fields(info_fields: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The arrays :func:`add_achievement_info` adds, one float32 per env each
+    (the family's ``info_extra_fields``)."""
+    count = next(f["shape"][0] for f in info_fields if f["name"] == "achievements")
+    names = [*_KEYS_BY_COUNT[count], "score"]
+    return [
+        {"name": n, "dtype": "float32", "shape": (), "low": [0.0], "high": [100.0]} for n in names
+    ]
+
+
 FAMILY = declare_family(
-    Family("craftax", options=CRAFTAX_OPTIONS, info_extras=add_achievement_info)
+    Family(
+        "craftax",
+        options=CRAFTAX_OPTIONS,
+        info_extras=add_achievement_info,
+        info_extra_fields=achievement_info_fields,
+    )
 ).name
 
 BUILD_HINT = (
