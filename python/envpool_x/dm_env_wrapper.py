@@ -15,6 +15,7 @@ from envpool_x.backends.arrays import host_ids
 from envpool_x.dm_names import dm_obs_name
 from envpool_x.dm_single_env import DmSingleEnv
 from envpool_x.legacy_seed import pending_seed
+from envpool_x.nested_obs import info_extra_fields
 from envpool_x.params import ParamsMixin, get_params, params_info_names
 from envpool_x.render import FrameSource, render
 from envpool_x.spec import EnvSpec, observation_tuple
@@ -67,7 +68,7 @@ class DmEnvPool(ParamsMixin, dm_env.Environment):  # type: ignore[misc]
         names = [dm_obs_name(spec.env_config, o["name"]) for o in spec._desc["obs"]]
         names += ["env_id", "elapsed_step"] + [i["name"] for i in spec._desc["info"]]
         # The family's derived info (Craftax's Achievements/...), EnvPool's dm fields.
-        extras = spec.info_extra_fields()
+        extras = info_extra_fields(spec)
         self._info_extras = spec.entry.declaration.info_extras if extras else None
         names += [i["name"] for i in extras]
         if self._params_info is not None:

@@ -1,5 +1,7 @@
-"""Nested observation Dicts: an env field named ``"group.key"`` (C++ fields are
-flat) is ``obs["group"]["key"]`` in gymnasium's spaces and results, as
+"""What the front ends do to a host result beyond the engine's arrays: the
+info a family derives from them (Craftax's ``Achievements/...``), and nested
+observation Dicts: an env field named ``"group.key"`` (C++ fields are flat) is
+``obs["group"]["key"]`` in gymnasium's spaces and results, as
 gymnasium-robotics' FrankaKitchen-v1 nests its goals. dm_env and the arrays
 the engine returns keep the flat names."""
 
@@ -7,9 +9,12 @@ from __future__ import annotations
 
 import collections
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gymnasium import spaces
+
+if TYPE_CHECKING:
+    from envpool_x.spec import EnvSpec
 
 #: What separates a group from its key in a field's name.
 SEPARATOR = "."
@@ -67,3 +72,14 @@ def result_hook(
         _nest_in_place(result[4].get("final_obs"))
 
     return hook
+
+
+def info_extra_fields(spec: EnvSpec) -> list[dict[str, Any]]:
+    """The info arrays ``spec``'s family derives from the engine's fields on
+    the host (Craftax's ``Achievements/...`` and ``score``), as
+    ``EnvSpec._desc`` lists fields; empty where there are none or the results
+    stay on a device. The dm_env front end carries them in its observation."""
+    declared = spec.entry.declaration.info_extra_fields
+    if declared is None or not spec.backend.host_results:
+        return []
+    return declared(spec._desc["info"])

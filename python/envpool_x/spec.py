@@ -325,32 +325,17 @@ class EnvSpec:
         """The merged config as a plain dict."""
         return dict(self.config._asdict())
 
-    def info_extra_fields(self) -> list[dict[str, Any]]:
-        """The info arrays the family derives from the engine's fields on the
-        host (Craftax's ``Achievements/...`` and ``score``), as ``_desc``
-        lists fields; empty where there are none or the results stay on a
-        device. The dm_env front end carries them in its observation."""
-        declared = self.entry.declaration.info_extra_fields
-        if declared is None or not self.backend.host_results:
-            return []
-        return declared(self._desc["info"])
-
     def observation_spec(self) -> Any:
         """dm_env specs of one env's observation: a namedtuple of arrays."""
         from dm_env import specs
 
         from envpool_x.dm_names import dm_obs_name
+        from envpool_x.nested_obs import info_extra_fields
 
+        scalar = {"dtype": "int32", "shape": (), "low": [], "high": []}
+        counters = [{"name": n, **scalar} for n in ("env_id", "elapsed_step")]
         names, values = [], []
-        for o in (
-            self._desc["obs"]
-            + [
-                {"name": "env_id", "dtype": "int32", "shape": (), "low": [], "high": []},
-                {"name": "elapsed_step", "dtype": "int32", "shape": (), "low": [], "high": []},
-            ]
-            + self._desc["info"]
-            + self.info_extra_fields()
-        ):
+        for o in self._desc["obs"] + counters + self._desc["info"] + info_extra_fields(self):
             names.append(dm_obs_name(self._env_config, o["name"]))
             box = _box(o)
             if o.get("discrete") and box.shape == () and box.low == 0:

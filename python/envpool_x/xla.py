@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from envpool_x import _core
+from envpool_x.nested_obs import info_extra_fields
 
 _INSTALL_HINT = 'pip install "envpool-x[jax]"'
 _registered = False
@@ -139,7 +140,7 @@ def make_xla(env: Any, flavour: str = "gymnasium") -> tuple[Any, Callable, Calla
     action_desc = spec._desc["action"]
     obs_tuple = bool(getattr(spec, "obs_tuple", False))
     # The family's derived info (Craftax's Achievements/...), traced with jnp.
-    extras = spec.entry.declaration.info_extras if spec.info_extra_fields() else None
+    extras = spec.entry.declaration.info_extras if info_extra_fields(spec) else None
     fields = list(pool.fields)
     layout = _Layout(fields)
     handle = np.array(pool.xla_handle(), dtype=np.uint32)

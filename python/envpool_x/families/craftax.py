@@ -155,7 +155,7 @@ def add_achievement_info(result: Any, xp: Any = np) -> None:
     if xp is not np:
         scaled = unlocked.astype(np.float32) * (ended[:, None] * np.float32(100.0))
         mean = xp.sum(xp.log(np.float32(1.0) + scaled), axis=1) / np.float32(len(keys))
-        info.update(zip(keys, scaled.T))
+        info.update(zip(keys, scaled.T, strict=True))
         info["score"] = xp.where(ended, xp.exp(mean) - np.float32(1.0), np.float32(0.0))
         return
     # Only an ending step has achievements and a score (0 elsewhere): a step
@@ -170,7 +170,7 @@ def add_achievement_info(result: Any, xp: Any = np) -> None:
         # np.mean's float32 sum and division, without its Python-level wrapper.
         mean = np.add.reduce(logs, axis=1) / np.float32(len(keys))
         score[rows] = np.exp(mean) - np.float32(1.0)
-    info.update(zip(keys, scaled.T))
+    info.update(zip(keys, scaled.T, strict=True))
     info["score"] = score
 
 
