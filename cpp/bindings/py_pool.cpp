@@ -30,6 +30,7 @@ PyPool::PyPool(std::unique_ptr<PoolBase> pool) : pool_(std::move(pool)) {
   // Python objects made once: building dtypes and key strings on every
   // step costs more than stepping a small batch.
   kept_arrays_.resize(pool_->fields().size());
+  spare_arrays_.resize(pool_->fields().size());
   newest_kept_.assign(pool_->fields().size(), 0);
   for (const ArraySpec& f : pool_->fields()) {
     dtypes_.push_back(ToNumpy(f.dtype));
@@ -54,6 +55,12 @@ PyPool::~PyPool() {
   if (Py_IsInitialized() && !PythonIsFinalizing()) {
     py::gil_scoped_release nogil;
     pool_.reset();
+    return;
+  }
+  // The workers may still be writing in-flight rows into blocks' arrays:
+  // those are left allocated rather than freed under them.
+  for (std::vector<py::array>& arrays : block_arrays_) {
+    for (py::array& a : arrays) a.release();
   }
 }
 
@@ -241,6 +248,38 @@ py::array PyPool::ReusableArray(int rows, int field) {
   return kept[newest];
 }
 
+// First-finished mode: from a block's second batch on, its rows were written
+// into arrays of ours, which become the result as they are (Column finds them
+// in round_arrays_); the block's next rows go to other arrays. A batch of
+// Craftax's 33 KB observations costs the caller as much to copy as the
+// workers take to step it.
+void PyPool::HandOnBlock(const Batch& b) {
+  if (block_arrays_.size() <= static_cast<size_t>(b.block)) block_arrays_.resize(b.block + 1);
+  std::vector<py::array>& written = block_arrays_[b.block];
+  round_arrays_ = std::move(written);
+  written.clear();
+  std::vector<uint8_t*> bases;
+  for (size_t f = 0; f < pool_->fields().size(); ++f) {
+    written.push_back(SpareArray(b.count, static_cast<int>(f)));
+    bases.push_back(static_cast<uint8_t*>(written.back().mutable_data()));
+  }
+  pool_->WriteReceivedBlockTo(bases);
+}
+
+// An array of `rows` rows of field `field` for a block to write: one made
+// earlier that only spare_arrays_ still holds (the caller let go of that
+// result and no block writes it), else a new one.
+py::array PyPool::SpareArray(int rows, int field) {
+  std::vector<py::array>& spare = spare_arrays_[field];
+  for (const py::array& a : spare) {
+    if (a.ref_count() == 1 && a.shape(0) == rows) return a;
+  }
+  // Bounded: past a few per block, forget the oldest (whoever holds it keeps it).
+  if (spare.size() > 2 * block_arrays_.size() + 2) spare.erase(spare.begin());
+  spare.push_back(OutputArray(rows, field));
+  return spare.back();
+}
+
 // Field `field` of batch b as a fresh array: the round's own array when the
 // envs wrote there, else a copy out of the pool's buffers.
 py::array PyPool::Column(const Batch& b, int field) {
@@ -260,6 +299,7 @@ py::tuple PyPool::RecvLocked(bool help) {
     py::gil_scoped_release nogil;
     b = pool_->Recv(help);
   }
+  if (b.block >= 0) HandOnBlock(b);
   const FieldLayout& L = pool_->layout();
   const auto& fields = pool_->fields();
   py::object obs;

@@ -68,6 +68,8 @@ class PyPool {
   py::array OutputArray(int rows, int field);
   py::array ReusableArray(int rows, int field);
   py::array Column(const Batch& b, int field);
+  void HandOnBlock(const Batch& b);
+  py::array SpareArray(int rows, int field);
   py::tuple RecvLocked(bool help);
 
   std::unique_ptr<PoolBase> pool_;
@@ -78,6 +80,11 @@ class PyPool {
   // Per field, the last two results' arrays (for reuse) and which is newer.
   std::vector<std::array<py::array, 2>> kept_arrays_;
   std::vector<int> newest_kept_;
+  // First-finished mode: per block, the arrays its rows are being written
+  // to (empty: the pool's buffers), and per field every array made for a
+  // block (reused once only this list holds it).
+  std::vector<std::vector<py::array>> block_arrays_;
+  std::vector<std::vector<py::array>> spare_arrays_;
   std::vector<py::str> names_;  // per field, without the "final_obs/" prefix
   std::vector<py::str> mask_names_;
   std::vector<int32_t> narrow_;  // discrete actions given in a wider dtype

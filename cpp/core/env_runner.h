@@ -114,7 +114,7 @@ class EnvRunner {
         block = static_cast<int>((t / opt_.batch_size) % rows_.num_blocks());
         slot = static_cast<int>(t % opt_.batch_size);
       }
-      RunOne(pool, id, static_cast<size_t>(block) * rows_.block_cap() + slot, c.op);
+      RunOne(pool, id, rows_.RowAt(block, static_cast<size_t>(slot)), c.op);
       if (!ordered_) {
         if (block != finished_block && finished_count > 0) {
           completed |= FinishBlockRows(finished_block, finished_count);
@@ -132,6 +132,9 @@ class EnvRunner {
     if (completed) WakeCaller();
     return c.count;
   }
+
+  // Ordered mode's row `slot` (one block).
+  Row OrderedRow(size_t slot) const { return rows_.RowAt(0, slot); }
 
   // Ordered mode: `n` more envs of the round are done.
   void FinishOrdered(int32_t n) {
@@ -155,7 +158,7 @@ class EnvRunner {
 
   // One env, whole: a reset, or a step (then an autoreset where it applies).
   template <typename Pool>
-  void RunOne(Pool& pool, int32_t id, size_t row, Op op) {
+  void RunOne(Pool& pool, int32_t id, Row row, Op op) {
     EnvState& s = states_[id];
     StepOutput out;
     rows_.Fill(row, &out);
@@ -185,7 +188,7 @@ class EnvRunner {
   // BeginOne and PartOne return true once the env's work is finished: a reset
   // or an error finishes it at once, else PartOne after the last part.
   template <typename Pool>
-  bool BeginOne(Pool& pool, int32_t id, size_t row) {
+  bool BeginOne(Pool& pool, int32_t id, Row row) {
     EnvState& s = states_[id];
     if (ResetsInsteadOfStep(s.done, s.force_reset, opt_.autoreset)) {
       RunOne(pool, id, row, Op::kStep);
@@ -205,7 +208,7 @@ class EnvRunner {
   }
 
   template <typename Pool>
-  bool PartOne(Pool& pool, int32_t id, size_t row) {
+  bool PartOne(Pool& pool, int32_t id, Row row) {
     EnvState& s = states_[id];
     StepOutput out;
     bool last;
@@ -236,7 +239,7 @@ class EnvRunner {
 
   // The pool's part of a step, once the env has written its result.
   template <typename Pool>
-  void AfterStep(Pool& pool, int32_t id, EnvState& s, const StepOutput& out, size_t row) {
+  void AfterStep(Pool& pool, int32_t id, EnvState& s, const StepOutput& out, Row row) {
     bool& truncated = *out.truncated;
     ++s.elapsed;
     // The env may have ended the episode early itself (see StepOutput).
@@ -268,7 +271,7 @@ class EnvRunner {
 
   // FailOne for an env whose row is not filled yet.
   void FailRow(int32_t id, const std::exception* e, const char* env, const char* call, EnvState& s,
-               size_t row) noexcept {
+               Row row) noexcept {
     StepOutput out;
     rows_.Fill(row, &out);
     FailOne(id, e, env, call, s, out);
@@ -282,7 +285,7 @@ class EnvRunner {
   // `keep_reward`: a same_step autoreset, whose row keeps the step's rewards
   // (an env's Reset writes no reward).
   template <typename Pool>
-  void DoReset(Pool& pool, int32_t id, EnvState& s, const StepOutput& out, size_t row,
+  void DoReset(Pool& pool, int32_t id, EnvState& s, const StepOutput& out, Row row,
                bool keep_reward = false) {
     if (s.reseed) {
       s.rng.Seed(s.seed);

@@ -3,6 +3,7 @@
 // mode), and the rows one env writes (StepOutput, the same_step final rows).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -50,10 +51,19 @@ inline size_t FieldBytes(const ArraySpec& f, size_t rows) {
   return CheckedBytes(n, rows, "field '" + f.name + "'");
 }
 
-// A finished batch: `count` consecutive rows starting at `data[field]`.
+// A finished batch: `count` consecutive rows starting at `data[field]`;
+// `block`: the block it came from in first-finished mode (-1: ordered mode).
 struct Batch {
   std::vector<const uint8_t*> data;
   int count = 0;
+  int block = -1;
+};
+
+// One env's row: the bases of its block's arrays (one per field, see
+// OutputRows::RowAt) and its row in them.
+struct Row {
+  uint8_t* const* base;
+  size_t slot;
 };
 
 class OutputRows {
@@ -65,9 +75,10 @@ class OutputRows {
     for (const ArraySpec& f : fields_) {
       const size_t rows = static_cast<size_t>(block_cap_) * static_cast<size_t>(num_blocks_);
       buffers_.emplace_back(new uint8_t[FieldBytes(f, rows)]());
-      base_.push_back(buffers_.back().get());
       row_bytes_.push_back(f.NumBytes());
     }
+    base_.resize(fields_.size() * static_cast<size_t>(num_blocks_));
+    for (int b = 0; b < num_blocks_; ++b) RestoreBlock(b);
   }
 
   const std::vector<ArraySpec>& fields() const { return fields_; }
@@ -75,72 +86,90 @@ class OutputRows {
   int block_cap() const { return block_cap_; }
   int num_blocks() const { return num_blocks_; }
 
-  // Row 0 of `block` of field f in the pool's own buffers.
+  // Where row 0 of `block` of field f is written now (the pool's buffers or
+  // arrays the block was redirected to).
   const uint8_t* BlockStart(size_t f, int block) const {
-    return buffers_[f].get() + static_cast<size_t>(block) * block_cap_ * row_bytes_[f];
+    return base_[static_cast<size_t>(block) * fields_.size() + f];
   }
-  // Where rows are being written now (the pool's buffers or a round's arrays).
+  // Ordered mode (one block): where rows are being written now.
   const uint8_t* Current(size_t f) const { return base_[f]; }
 
-  // Rows go to `bases` (one array per field) until RestoreOwnBuffers.
-  void RedirectTo(const std::vector<uint8_t*>& bases) { base_ = bases; }
-  void RestoreOwnBuffers() {
-    for (size_t f = 0; f < fields_.size(); ++f) base_[f] = buffers_[f].get();
+  // The rows of `block` go to `bases` (one array of block_cap rows per
+  // field) until RestoreBlock. Only while no worker can write the block:
+  // ordered mode with nothing in flight, or in first-finished mode the block
+  // just received, before the caller's next send (its next tickets come
+  // after that send).
+  void RedirectBlock(int block, const std::vector<uint8_t*>& bases) {
+    std::copy(bases.begin(), bases.end(), base_.begin() + block * fields_.size());
+  }
+  void RestoreBlock(int block) {
+    for (size_t f = 0; f < fields_.size(); ++f) {
+      base_[block * fields_.size() + f] =
+          buffers_[f].get() + static_cast<size_t>(block) * block_cap_ * row_bytes_[f];
+    }
+  }
+  void RedirectTo(const std::vector<uint8_t*>& bases) { RedirectBlock(0, bases); }
+  void RestoreOwnBuffers() { RestoreBlock(0); }
+
+  // Row `slot` of `block` (ordered mode: block 0, slot = the env's row).
+  Row RowAt(int block, size_t slot) const {
+    return {base_.data() + static_cast<size_t>(block) * fields_.size(), slot};
   }
 
   // This env's row of every field the env writes (only those: the arrays
   // are not cleared, so the per-env cost stays a handful of adds).
-  void Fill(size_t row, StepOutput* out) const {
-    for (int i = 0; i < layout_.num_obs; ++i) out->slots[i] = base_[i] + row * row_bytes_[i];
+  void Fill(Row row, StepOutput* out) const {
+    uint8_t* const* base = row.base;
+    const size_t r = row.slot;
+    for (int i = 0; i < layout_.num_obs; ++i) out->slots[i] = base[i] + r * row_bytes_[i];
     const int num_extra = layout_.num_info - 2;  // after env_id and elapsed_step
     for (int i = 0; i < num_extra; ++i) {
       const int f = layout_.first_info + 2 + i;
-      out->slots[StepOutput::kInfoSlot + i] = base_[f] + row * row_bytes_[f];
+      out->slots[StepOutput::kInfoSlot + i] = base[f] + r * row_bytes_[f];
     }
     // One float per agent (one for a single-agent env).
-    out->reward =
-        reinterpret_cast<float*>(base_[layout_.reward] + row * row_bytes_[layout_.reward]);
-    out->terminated = reinterpret_cast<bool*>(base_[layout_.terminated]) + row;
-    out->truncated = reinterpret_cast<bool*>(base_[layout_.truncated]) + row;
+    out->reward = reinterpret_cast<float*>(base[layout_.reward] + r * row_bytes_[layout_.reward]);
+    out->terminated = reinterpret_cast<bool*>(base[layout_.terminated]) + r;
+    out->truncated = reinterpret_cast<bool*>(base[layout_.truncated]) + r;
   }
 
   template <typename T>
-  T& At(int field, size_t row) const {
-    return reinterpret_cast<T*>(base_[field])[row];
+  T& At(int field, Row row) const {
+    return reinterpret_cast<T*>(row.base[field])[row.slot];
   }
 
   bool has_final() const { return layout_.final_mask >= 0; }
 
   // same_step mode: an env that did not end this step has zero final rows
   // (the buffers are reused, so they would otherwise hold stale values).
-  void ClearFinal(size_t row) const {
+  void ClearFinal(Row row) const {
     for (int i = 0; i < layout_.num_obs; ++i) {
-      const size_t nb = row_bytes_[i];
-      std::memset(base_[layout_.first_final_obs + i] + row * nb, 0, nb);
+      std::memset(RowOf(layout_.first_final_obs + i, row), 0, row_bytes_[i]);
     }
     for (int i = 0; i < layout_.num_info; ++i) {
-      const size_t nb = row_bytes_[layout_.first_info + i];
-      std::memset(base_[layout_.first_final_info + i] + row * nb, 0, nb);
+      std::memset(RowOf(layout_.first_final_info + i, row), 0,
+                  row_bytes_[layout_.first_info + i]);
     }
     At<bool>(layout_.final_mask, row) = false;
   }
 
   // same_step mode: keeps the row of an env that ended its episode before
   // the reset overwrites it.
-  void CopyFinal(size_t row) const {
+  void CopyFinal(Row row) const {
     for (int i = 0; i < layout_.num_obs; ++i) {
-      const size_t nb = row_bytes_[i];
-      std::memcpy(base_[layout_.first_final_obs + i] + row * nb, base_[i] + row * nb, nb);
+      std::memcpy(RowOf(layout_.first_final_obs + i, row), RowOf(i, row), row_bytes_[i]);
     }
     for (int i = 0; i < layout_.num_info; ++i) {
       const int f = layout_.first_info + i;
-      const size_t nb = row_bytes_[f];
-      std::memcpy(base_[layout_.first_final_info + i] + row * nb, base_[f] + row * nb, nb);
+      std::memcpy(RowOf(layout_.first_final_info + i, row), RowOf(f, row), row_bytes_[f]);
     }
     At<bool>(layout_.final_mask, row) = true;
   }
 
  private:
+  // The bases of the block holding `*row`; `*row` becomes its row in the block.
+  uint8_t* RowOf(int field, Row row) const { return row.base[field] + row.slot * row_bytes_[field]; }
+
   void BuildLayout(const EnvSpec& spec, AutoresetMode autoreset) {
     auto scalar = [](const std::string& name, DType d) {
       ArraySpec s;
@@ -187,8 +216,9 @@ class OutputRows {
   FieldLayout layout_;
   std::vector<ArraySpec> fields_;
   std::vector<std::unique_ptr<uint8_t[]>> buffers_;
-  // Where workers write field f: buffers_[f], or a round's own arrays (see
-  // RedirectTo). Workers must only ever write through base_.
+  // Where workers write row 0 of field f of block b, at [b * fields + f]:
+  // in buffers_, or in arrays the block was redirected to (RedirectBlock).
+  // Workers must only ever write through base_.
   std::vector<uint8_t*> base_;
   std::vector<size_t> row_bytes_;  // fields_[f].NumBytes()
 };

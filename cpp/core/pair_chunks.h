@@ -58,13 +58,13 @@ class PairChunks : public EnvRunner {
     int32_t finished = 0;
     for (int j = 0; j < 2; ++j) {
       pairs_[id[j]].row = c.slot + j;
-      mine[j] = !BeginOne(pool, id[j], c.slot + j);
+      mine[j] = !BeginOne(pool, id[j], OrderedRow(c.slot + j));
       if (!mine[j]) ++finished;
     }
     int cur = mine[0] ? 0 : 1;
     if (mine[0] && mine[1]) pairs_[id[1]].holder.store(kPairOffered, std::memory_order_release);
     while (mine[cur]) {
-      if (PartOne(pool, id[cur], c.slot + cur)) {
+      if (PartOne(pool, id[cur], OrderedRow(c.slot + cur))) {
         mine[cur] = false;
         ++finished;
       }
@@ -99,7 +99,7 @@ class PairChunks : public EnvRunner {
                                              std::memory_order_relaxed)) {
         continue;
       }
-      const size_t row = static_cast<size_t>(st.row);
+      const Row row = OrderedRow(static_cast<size_t>(st.row));
       while (!PartOne(pool, id, row)) {
       }
       pair_steals_.fetch_add(1, std::memory_order_relaxed);

@@ -177,6 +177,18 @@ class PoolBase : public Scheduler {
     rows_.RedirectTo(bases);
   }
 
+  // First-finished mode: the next rows of the block the last Recv returned
+  // go to `bases` (one array of batch_size rows per field) instead of where
+  // they went before (the pool's buffers, or earlier arrays), so that the
+  // batch just received can be handed on without a copy. Only between that
+  // Recv and the next send: the block's next tickets come after that send.
+  void WriteReceivedBlockTo(const std::vector<uint8_t*>& bases) {
+    if (ordered_ || received_block_ < 0 || bases.size() != fields().size()) {
+      throw StateError("WriteReceivedBlockTo needs first-finished mode, right after a recv");
+    }
+    rows_.RedirectBlock(received_block_, bases);
+  }
+
   // Waits for the next batch. `help`: the caller runs queued chunks itself
   // while it waits (it would only sleep otherwise).
   Batch Recv(bool help = true) {
@@ -208,6 +220,8 @@ class PoolBase : public Scheduler {
       block_done_[b].store(0, std::memory_order_relaxed);
       ++recv_block_;
       batch.count = opt_.batch_size;
+      batch.block = b;
+      received_block_ = b;
       for (size_t f = 0; f < num_fields; ++f) batch.data[f] = rows_.BlockStart(f, b);
       pending_ -= batch.count;
     }
@@ -388,6 +402,7 @@ class PoolBase : public Scheduler {
   void Dispatch(const std::vector<int32_t>& ids, Op op, const std::vector<uint64_t>* seeds,
                 bool for_recv, bool inline_run = false) {
     CheckOpen();
+    received_block_ = -1;  // WriteReceivedBlockTo's window closes with a send
     if (seeds) {
       for (size_t k = 0; k < ids.size(); ++k) {
         EnvState& s = states_[ids[k]];
@@ -412,6 +427,7 @@ class PoolBase : public Scheduler {
   int64_t sent_ = 0;
   int pending_ = 0;         // envs sent and not yet received
   int64_t recv_block_ = 0;  // first-finished mode: blocks received so far
+  int received_block_ = -1;  // the block the last Recv returned, until the next send
   std::atomic<bool> closed_{false};
   const uint64_t fork_generation_ = ForkGeneration().load();
 };
