@@ -147,8 +147,7 @@ class OutputRows {
       std::memset(RowOf(layout_.first_final_obs + i, row), 0, row_bytes_[i]);
     }
     for (int i = 0; i < layout_.num_info; ++i) {
-      std::memset(RowOf(layout_.first_final_info + i, row), 0,
-                  row_bytes_[layout_.first_info + i]);
+      std::memset(RowOf(layout_.first_final_info + i, row), 0, row_bytes_[layout_.first_info + i]);
     }
     At<bool>(layout_.final_mask, row) = false;
   }
@@ -168,7 +167,9 @@ class OutputRows {
 
  private:
   // The bases of the block holding `*row`; `*row` becomes its row in the block.
-  uint8_t* RowOf(int field, Row row) const { return row.base[field] + row.slot * row_bytes_[field]; }
+  uint8_t* RowOf(int field, Row row) const {
+    return row.base[field] + row.slot * row_bytes_[field];
+  }
 
   void BuildLayout(const EnvSpec& spec, AutoresetMode autoreset) {
     auto scalar = [](const std::string& name, DType d) {
