@@ -14,8 +14,10 @@ The estimate of a pool of ``N`` envs (``estimate(spec)``) adds up:
   against ``RLIMIT_AS`` (``FamilyMemory.env_address``).
 - ``outputs``: the result rows, exactly from the spec's fields: the pool's own
   buffers (N rows in sync mode; ``ceil(N / B) + 1`` blocks of B rows in async
-  mode) plus two sets of B rows handed to Python (the result a loop holds
-  while the next one is made).
+  mode, twice: the pool's own, written by each block's first batch, and the
+  arrays later batches are written to and handed on without a copy) plus two
+  sets of B rows handed to Python (the result a loop holds while the next one
+  is made).
 - ``bookkeeping``: the engine's per-env state, queues (one of ``N + 1`` chunk
   cells per worker, plus the caller's), actions and seeds: exact, from
   ``PoolBase::BookkeepingBytes`` in C++.

@@ -80,6 +80,10 @@ class CpuBackend:
         family = spec.entry.declaration.memory
         row = memory.row_bytes(spec)
         pool_rows = n if b == n else b * (-(-n // b) + 1)
+        # Async: each block also writes into arrays that are handed on without a
+        # copy (PyPool::HandOnBlock), beside the pool's own buffers it filled once.
+        if b != n:
+            pool_rows *= 2
         heap = family.heap_observations * memory.observation_bytes(spec)
         heap += memory.task_env_bytes(spec)
         extra_res, extra_addr = family.extra(spec.entry.pool_name, spec.env_config)
