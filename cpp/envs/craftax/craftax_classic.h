@@ -15,6 +15,7 @@
 
 #include "core/env.h"
 #include "core/errors.h"
+#include "core/stream_rows.h"
 #include "envs/craftax/classic_obs.h"
 #include "envs/craftax/classic_pixels.h"
 #include "envs/craftax/classic_state_io.h"
@@ -150,10 +151,11 @@ class CraftaxClassicEnv {
   void Write(const StepOutput& out) {
     if constexpr (kPixels) {
       // Craftax's observation: the pixels / 255 (as XLA evaluates it: times 1 / 255).
-      float* obs = out[obs_];
-      craftax::DrawPixels(s_, *textures_, obs);
       const size_t size = size_t(textures_->Rows()) * textures_->Cols() * 3;
-      for (size_t i = 0; i < size; ++i) obs[i] *= 1.0f / 255.0f;
+      float* row = ScratchRow(sizeof(float) * size);
+      craftax::DrawPixels(s_, *textures_, row);
+      for (size_t i = 0; i < size; ++i) row[i] *= 1.0f / 255.0f;
+      StreamRow(row, out[obs_], sizeof(float) * size);
     } else {
       craftax::WriteSymbolicObs(s_, out[obs_]);
     }

@@ -15,6 +15,7 @@
 
 #include "core/env.h"
 #include "core/errors.h"
+#include "core/stream_rows.h"
 #include "envs/craftax/full/draws.h"
 #include "envs/craftax/full/pixels.h"
 #include "envs/craftax/full/state_io.h"
@@ -138,12 +139,16 @@ class CraftaxFullEnv {
   void Write(const StepOutput& out) {
     if constexpr (kPixels) {
       // Craftax's observation: the pixels / 255 (as XLA evaluates it: times 1 / 255).
-      float* obs = out[obs_];
-      craftax::full::DrawFullPixels(s_, *textures_, obs);
       const size_t size = size_t(textures_->Rows()) * textures_->Cols() * 3;
-      for (size_t i = 0; i < size; ++i) obs[i] *= 1.0f / 255.0f;
+      float* row = ScratchRow(sizeof(float) * size);
+      craftax::full::DrawFullPixels(s_, *textures_, row);
+      for (size_t i = 0; i < size; ++i) row[i] *= 1.0f / 255.0f;
+      StreamRow(row, out[obs_], sizeof(float) * size);
     } else {
-      craftax::full::WriteSymbolicObs(s_, out[obs_]);
+      constexpr size_t kBytes = sizeof(float) * craftax::full::kSymbolicObsSize;
+      float* row = ScratchRow(kBytes);
+      craftax::full::WriteSymbolicObs(s_, row);
+      StreamRow(row, out[obs_], kBytes);
     }
     int8_t* a = out[achievements_];
     for (int i = 0; i < craftax::full::kNumAchievements; ++i) a[i] = s_.achievements[i];
