@@ -8,6 +8,7 @@
 #include "core/random.h"
 #include "core/raw_loop.h"
 #include "core/result_fields.h"
+#include "core/stream_rows.h"
 
 namespace envpool_x {
 void BindClassicControl(py::module_& m);
@@ -95,6 +96,7 @@ PYBIND11_MODULE(_core, m) {
         return out;
       },
       "Draws n uniforms from the stream `key` starting at draw `start` (for tests).");
+  m.attr("stream_output_bytes") = envpool_x::kStreamOutputBytes;
   m.def("raw_loop_actions", &envpool_x::RawLoopDiscreteActions, pybind11::arg("n"),
         pybind11::arg("seed"),
         "The discrete actions the raw loops (raw_loop, atari_act_loop) cycle through.");

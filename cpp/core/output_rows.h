@@ -15,6 +15,7 @@
 #include "core/result_fields.h"
 #include "core/spec.h"
 #include "core/step_output.h"
+#include "core/stream_rows.h"
 
 namespace envpool_x {
 
@@ -79,6 +80,9 @@ class OutputRows {
     }
     base_.resize(fields_.size() * static_cast<size_t>(num_blocks_));
     for (int b = 0; b < num_blocks_; ++b) RestoreBlock(b);
+    size_t bytes = 0;
+    for (size_t f = 0; f < fields_.size(); ++f) bytes += FieldBytes(fields_[f], block_cap_);
+    stream_ = bytes * static_cast<size_t>(num_blocks_) >= kStreamOutputBytes;
   }
 
   const std::vector<ArraySpec>& fields() const { return fields_; }
@@ -131,6 +135,7 @@ class OutputRows {
     out->reward = reinterpret_cast<float*>(base[layout_.reward] + r * row_bytes_[layout_.reward]);
     out->terminated = reinterpret_cast<bool*>(base[layout_.terminated]) + r;
     out->truncated = reinterpret_cast<bool*>(base[layout_.truncated]) + r;
+    out->stream_rows = stream_;
   }
 
   template <typename T>
@@ -222,6 +227,7 @@ class OutputRows {
   // Workers must only ever write through base_.
   std::vector<uint8_t*> base_;
   std::vector<size_t> row_bytes_;  // fields_[f].NumBytes()
+  bool stream_ = false;            // StepOutput::stream_rows of every row
 };
 
 }  // namespace envpool_x

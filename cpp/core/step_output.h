@@ -85,6 +85,10 @@ struct StepOutput {
   // reason outside the task (a MuJoCo simulation gone unstable); the pool
   // also sets it at max_episode_steps. Null where nobody reads it.
   bool* truncated = nullptr;
+  // True where this row is one of a batch far larger than the caches: an
+  // env that builds a large row may stream it (core/stream_rows.h). False
+  // for a row that stays in the cache (the raw loops, a profiler's row).
+  bool stream_rows = false;
 
   template <typename T>
   T* operator[](OutputField<T> f) const {

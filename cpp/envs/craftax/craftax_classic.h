@@ -152,10 +152,10 @@ class CraftaxClassicEnv {
     if constexpr (kPixels) {
       // Craftax's observation: the pixels / 255 (as XLA evaluates it: times 1 / 255).
       const size_t size = size_t(textures_->Rows()) * textures_->Cols() * 3;
-      float* row = ScratchRow(sizeof(float) * size);
-      craftax::DrawPixels(s_, *textures_, row);
-      for (size_t i = 0; i < size; ++i) row[i] *= 1.0f / 255.0f;
-      StreamRow(row, out[obs_], sizeof(float) * size);
+      WriteFloatRow(out[obs_], size, out.stream_rows, [&](float* obs) {
+        craftax::DrawPixels(s_, *textures_, obs);
+        for (size_t i = 0; i < size; ++i) obs[i] *= 1.0f / 255.0f;
+      });
     } else {
       craftax::WriteSymbolicObs(s_, out[obs_]);
     }

@@ -140,15 +140,13 @@ class CraftaxFullEnv {
     if constexpr (kPixels) {
       // Craftax's observation: the pixels / 255 (as XLA evaluates it: times 1 / 255).
       const size_t size = size_t(textures_->Rows()) * textures_->Cols() * 3;
-      float* row = ScratchRow(sizeof(float) * size);
-      craftax::full::DrawFullPixels(s_, *textures_, row);
-      for (size_t i = 0; i < size; ++i) row[i] *= 1.0f / 255.0f;
-      StreamRow(row, out[obs_], sizeof(float) * size);
+      WriteFloatRow(out[obs_], size, out.stream_rows, [&](float* obs) {
+        craftax::full::DrawFullPixels(s_, *textures_, obs);
+        for (size_t i = 0; i < size; ++i) obs[i] *= 1.0f / 255.0f;
+      });
     } else {
-      constexpr size_t kBytes = sizeof(float) * craftax::full::kSymbolicObsSize;
-      float* row = ScratchRow(kBytes);
-      craftax::full::WriteSymbolicObs(s_, row);
-      StreamRow(row, out[obs_], kBytes);
+      WriteFloatRow(out[obs_], craftax::full::kSymbolicObsSize, out.stream_rows,
+                    [&](float* obs) { craftax::full::WriteSymbolicObs(s_, obs); });
     }
     int8_t* a = out[achievements_];
     for (int i = 0; i < craftax::full::kNumAchievements; ++i) a[i] = s_.achievements[i];
