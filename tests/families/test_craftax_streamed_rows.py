@@ -55,9 +55,7 @@ def test_streamed_rows_are_the_observation(
     batch = math.ceil(_core.stream_output_bytes / row_bytes) + 1
     num_envs = batch if mode == "sync" else 2 * batch
     assert batch * row_bytes >= _core.stream_output_bytes
-    env = envpool_x.make_gymnasium(
-        task, num_envs=num_envs, batch_size=batch, num_threads=2, seed=5
-    )
+    env = envpool_x.make_gymnasium(task, num_envs=num_envs, batch_size=batch, num_threads=2, seed=5)
     n = int(env.single_action_space.n)
     rng = np.random.default_rng(1)
     if mode == "sync":
