@@ -87,6 +87,7 @@ class EnvPool final : public PoolBase {
   const char* env_name() const { return Env::kName; }
 
   static constexpr bool kSteppedInParts = SteppedInParts<Env>();
+  static constexpr bool kCheap = Env::kCheap;
 
  protected:
   int32_t RunChunk(const Chunk& c) override {

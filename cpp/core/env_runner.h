@@ -162,6 +162,7 @@ class EnvRunner {
     EnvState& s = states_[id];
     StepOutput out;
     rows_.Fill(row, &out);
+    if constexpr (!Pool::kCheap) out.stream_rows = rows_.stream_rows();
     bool& truncated = *out.truncated;
     if (rows_.has_final()) rows_.ClearFinal(row);
     rows_.At<int32_t>(layout().env_id, row) = id;
@@ -223,6 +224,7 @@ class EnvRunner {
     }
     if (!last) return false;
     rows_.Fill(row, &out);
+    if constexpr (!Pool::kCheap) out.stream_rows = rows_.stream_rows();
     *out.truncated = false;
     const char* call = "EndStep";
     try {

@@ -135,8 +135,12 @@ class OutputRows {
     out->reward = reinterpret_cast<float*>(base[layout_.reward] + r * row_bytes_[layout_.reward]);
     out->terminated = reinterpret_cast<bool*>(base[layout_.terminated]) + r;
     out->truncated = reinterpret_cast<bool*>(base[layout_.truncated]) + r;
-    out->stream_rows = stream_;
   }
+
+  // StepOutput::stream_rows for this pool's rows. Not set by Fill: the pool
+  // sets it only for envs that are not cheap, whose rows may be large; a
+  // cheap env's step is a few ns and should not pay for the store.
+  bool stream_rows() const { return stream_; }
 
   template <typename T>
   T& At(int field, Row row) const {
@@ -227,7 +231,7 @@ class OutputRows {
   // Workers must only ever write through base_.
   std::vector<uint8_t*> base_;
   std::vector<size_t> row_bytes_;  // fields_[f].NumBytes()
-  bool stream_ = false;            // StepOutput::stream_rows of every row
+  bool stream_ = false;            // see stream_rows()
 };
 
 }  // namespace envpool_x

@@ -87,7 +87,8 @@ struct StepOutput {
   bool* truncated = nullptr;
   // True where this row is one of a batch far larger than the caches: an
   // env that builds a large row may stream it (core/stream_rows.h). False
-  // for a row that stays in the cache (the raw loops, a profiler's row).
+  // for a row that stays in the cache (the raw loops, a profiler's row) and
+  // for every env whose kCheap is true (its rows are small).
   bool stream_rows = false;
 
   template <typename T>
