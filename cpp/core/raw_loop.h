@@ -42,6 +42,26 @@ inline std::vector<int32_t> RawLoopDiscreteRows(const ActionSpec& a, uint64_t se
   return out;
 }
 
+// Which of the kRawLoopActions pre-drawn actions each step of a raw loop over
+// `num_envs` envs takes: env i of round r takes action
+// (r * (num_envs + stride) + i) mod kRawLoopActions, the stride making that
+// step odd so that every env cycles through all the actions. Cycling by the
+// step count alone would give every env of a loop whose size is a multiple of
+// kRawLoopActions one action forever (a CartPole pushed one way, a Craftax
+// player walking into one wall): less work than a pool's random actions.
+class RawLoopActionCycle {
+ public:
+  explicit RawLoopActionCycle(int64_t num_envs) : stride_(num_envs % 2 == 0 ? 1 : 2) {}
+  // The action of the step counted `done` (all envs' steps so far).
+  int64_t Index(int64_t done) const { return (done + shift_) % kRawLoopActions; }
+  // Call after each pass over the envs.
+  void NextRound() { shift_ += stride_; }
+
+ private:
+  int64_t stride_;
+  int64_t shift_ = 0;
+};
+
 // One env's output row in buffers of its own, for loops that step envs
 // outside a pool (the raw loop, profilers): every field of `spec`, one reward
 // per agent, the end flags.
@@ -120,9 +140,10 @@ std::pair<double, int64_t> RawLoopSeconds(const Config& cfg, int num_envs, int64
   auto t0 = std::chrono::steady_clock::now();
   int64_t done = 0;
   int64_t episodes = 0;
-  while (done < steps) {
+  RawLoopActionCycle cycle(num_envs);
+  for (; done < steps; cycle.NextRound()) {
     for (int i = 0; i < num_envs && done < steps; ++i, ++done) {
-      const int64_t k = done % kRawLoopActions;
+      const int64_t k = cycle.Index(done);
       const void* a = spec.action.discrete ? static_cast<const void*>(&discrete[k * box_size])
                                            : static_cast<const void*>(&boxes[k * box_size]);
       truncated = false;

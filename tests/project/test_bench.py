@@ -89,6 +89,25 @@ def test_raw_loops_step_with_uniform_actions_like_the_pools():
     assert set(_core.raw_loop_actions(1, 0)) == {0}
 
 
+@pytest.mark.parametrize("num_envs", [64, 128, 63, 65])
+def test_raw_loops_vary_each_envs_action_for_every_loop_size(num_envs):
+    """Each env of a raw loop cycles through the pre-drawn actions, whatever
+    the loop's size: a CartPole env pushed one way forever falls after ~10
+    steps, one under uniform random actions after ~22. Cycling by the step
+    count alone gave every env of a 64-env loop a single action forever."""
+    from envpool_x import make_spec
+    from envpool_x.registration import lookup
+
+    cls = lookup("CartPole-v1").pool_class
+    config = make_spec("CartPole-v1").env_config
+    steps = num_envs * 400
+    _, episodes = cls.raw_loop(config, num_envs, steps, 0, 500)
+    mean_length = steps / max(episodes, 1)
+    # Uniform random actions: ~22 steps an episode (gymnasium's CartPole under
+    # random actions); one fixed push: under 11.
+    assert 16.0 < mean_length < 32.0, mean_length
+
+
 def test_raw_loops_end_episodes_at_the_pools_time_limit():
     """The raw loop resets an env at the task's time limit, as a pool does, so
     both step the same episodes (a MuJoCo episode that never ends drifts into
