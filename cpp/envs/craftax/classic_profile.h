@@ -55,10 +55,11 @@ std::vector<std::pair<std::string, double>> ProfileClassic(const Config& cfg, in
   int64_t resets = 0;
   auto last = ProfileClock::now();
   const PartClock laps{seconds, &last};
-  for (int64_t done = 0; done < steps;) {
+  RawLoopActionCycle cycle(num_envs);
+  for (int64_t done = 0; done < steps; cycle.NextRound()) {
     for (int i = 0; i < num_envs && done < steps; ++i, ++done) {
       last = ProfileClock::now();
-      envs[i].StepParts(actions[done % kRawLoopActions], rngs[i], out, laps);
+      envs[i].StepParts(actions[cycle.Index(done)], rngs[i], out, laps);
       if (terminated || ++elapsed[i] >= limit) {
         const auto t0 = ProfileClock::now();
         envs[i].Reset(rngs[i], out);
