@@ -2,9 +2,10 @@
 // into chunks and spread over the queues (Distribute), and how workers and
 // the waiting caller take work, spin and sleep.
 //
-// Envs are cut into chunks (many per chunk for cheap envs, one for expensive
-// ones); each chunk goes to the queue of the worker that owns its envs (so an
-// env's state stays in one core's cache) and idle threads steal. A caller
+// Envs are cut into chunks (many per chunk for cheap envs; for expensive
+// ones one, or a few when each thread has many: see ChunkSize); each chunk
+// goes to the queue of the worker that owns its envs (so an env's state
+// stays in one core's cache) and idle threads steal. A caller
 // about to wait takes a share itself. Workers spin briefly, then sleep on a
 // semaphore; no mutex is taken on the hot path.
 #pragma once
@@ -63,6 +64,11 @@ class Scheduler : public PairChunks {
   static constexpr std::chrono::microseconds kWorkerSpin{100};
   static constexpr std::chrono::microseconds kCallerSpin{200};
   static constexpr std::chrono::microseconds kMaxWorkerSpin{2000};
+  // Expensive envs: at most this many chunks per thread in a round (see ChunkSize).
+  static constexpr size_t kExpensiveChunksPerThread = 64;
+  // ... and at most this many envs a chunk, so that a chunk of slow envs
+  // (an Atari step is ~100 us) stays short next to the caller's interrupt checks.
+  static constexpr size_t kMaxExpensiveChunk = 32;
 
   Scheduler(const EnvSpec& spec, const PoolOptions& opt)
       : PairChunks(spec, opt),
@@ -298,7 +304,16 @@ class Scheduler : public PairChunks {
 
   size_t ChunkSize(size_t n, int threads) const {
     if (opt_.chunk_size > 0) return static_cast<size_t>(opt_.chunk_size);
-    if (!cheap()) return 1;
+    if (!cheap()) {
+      // One env a chunk while envs per thread are few (and always for envs
+      // stepped in parts, whose pair chunks need it); past that, up to
+      // kExpensiveChunksPerThread chunks a thread: a step of a microsecond
+      // (Craftax-Classic) otherwise pays as much again in queue traffic,
+      // clock reads and the shared done counter.
+      if (pairs_enabled()) return 1;
+      const size_t parts = static_cast<size_t>(threads) * kExpensiveChunksPerThread;
+      return std::clamp<size_t>(n / parts, 1, kMaxExpensiveChunk);
+    }
     // A few chunks per thread: enough to balance load when a thread is
     // preempted, few enough that queue traffic and wake-ups stay negligible.
     size_t parts = static_cast<size_t>(threads) * 4;

@@ -169,3 +169,37 @@ def test_round_profile_refuses_async_pools_and_rounds_in_flight():
         env._pool.profile_rounds(True)
     env.recv()
     env.close()
+
+
+@pytest.mark.parametrize(
+    ("num_envs", "chunks"),
+    [
+        (64, 64),  # 32 envs a thread: one env a chunk
+        (1024, 128),  # 8 envs a chunk: 64 chunks a thread
+        (8192, 256),  # capped at 32 envs a chunk
+    ],
+)
+def test_expensive_envs_go_one_a_chunk_until_threads_have_many(num_envs, chunks):
+    """An expensive env goes alone in its chunk while each thread has few; with
+    many, chunks take several (a microsecond's step would otherwise pay about
+    as much again in queue traffic), at most 32 envs each."""
+    env = envpool_x.make_gymnasium("FaultInjection-v0", num_envs=num_envs, num_threads=2)
+    env.reset()
+    env._pool.profile_rounds(True)
+    for _ in range(3):
+        env.step(np.zeros(num_envs, dtype=np.int32))
+    assert env._pool.round_profile()["chunks_per_round"] == chunks
+    env.close()
+
+
+def test_envs_stepped_in_parts_keep_one_env_a_chunk():
+    """MuJoCo envs are stepped in parts: their sync rounds end in pair chunks,
+    which need one env a chunk, however many envs a thread has."""
+    env = envpool_x.make_gymnasium("Hopper-v5", num_envs=512, num_threads=2)
+    env.reset()
+    env._pool.profile_rounds(True)
+    for _ in range(3):
+        env.step(np.zeros((512, 3), dtype=np.float32))
+    # 512 envs, less one for each pair chunk (two envs) a round may end in.
+    assert env._pool.round_profile()["chunks_per_round"] >= 512 - 3
+    env.close()
