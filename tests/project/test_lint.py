@@ -8,9 +8,11 @@ developer sees them before pushing.
 
 from __future__ import annotations
 
+import os
 import shlex
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -33,11 +35,17 @@ def test_ci_has_every_linter():
 @pytest.mark.parametrize("line", ci_lint_lines(), ids=lambda ln: " ".join(ln.split()[:3]))
 def test_ci_lint_line_passes(line: str):
     tool = line.split(" ", 1)[0]
-    exe = shutil.which(tool)
+    # The tools of this interpreter's environment first, as when it is activated.
+    path = os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])
     # The linters are in the `test` extra; a missing one is an install error, not a skip.
-    assert exe is not None, f"{tool} is not installed (pip install '.[test]')"
+    assert shutil.which(tool, path=path), f"{tool} is not installed (pip install '.[test]')"
     # The globs of the clang-format line are expanded by the shell, as in CI.
     proc = subprocess.run(
-        ["bash", "-c", line], cwd=ROOT, capture_output=True, text=True, timeout=600
+        ["bash", "-c", line],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env={**os.environ, "PATH": path},
     )
     assert proc.returncode == 0, f"{shlex.quote(line)} failed:\n{proc.stdout}\n{proc.stderr}"
