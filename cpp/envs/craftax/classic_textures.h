@@ -2,18 +2,16 @@
 // 1.6.1's constants.py makes them from its PNGs. Python builds them from the
 // installed craftax package (python/envpool_x/families/craftax_textures.py)
 // and hands them over once per block size; every env of the process shares
-// them (read-only) through this registry.
+// them (read-only) through a TextureRegistry.
 #pragma once
 
-#include <map>
 #include <memory>
-#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
-#include "core/errors.h"
 #include "envs/craftax/classic_state.h"
+#include "envs/craftax/texture_registry.h"
 
 namespace envpool_x {
 namespace craftax {
@@ -49,19 +47,7 @@ inline int SmallSide(int block) { return static_cast<int>(block * 0.8); }
 inline int NumberSide(int block) { return static_cast<int>(block * 0.6); }
 
 inline void CheckBlockPixels(int block, const char* what) {
-  if (block < kMinBlockPixels || block > kMaxBlockPixels) {
-    throw ValueError(std::string("Craftax ") + what + " must be in [" +
-                     std::to_string(kMinBlockPixels) + ", " + std::to_string(kMaxBlockPixels) +
-                     "], got " + std::to_string(block));
-  }
-}
-
-// The process-wide textures, by block size.
-inline std::map<int, std::shared_ptr<const PixelTextures>>& TextureRegistry(std::mutex** lock) {
-  static std::mutex mutex;
-  static std::map<int, std::shared_ptr<const PixelTextures>> registry;
-  *lock = &mutex;
-  return registry;
+  CheckBlockSize(block, kMinBlockPixels, kMaxBlockPixels, what);
 }
 
 // Takes the arrays in craftax_textures.classic_textures' order, checking sizes.
@@ -85,44 +71,26 @@ inline void SetPixelTextures(int block, std::vector<std::vector<float>> parts) {
                           b2,
                           b2,
                           size_t(kViewRows) * kViewCols * block * block};
-  std::vector<float>* fields[] = {&t->blocks,       &t->small_blocks, &t->player,
-                                  &t->player_alpha, &t->digits,       &t->digits_alpha,
-                                  &t->icons,        &t->mobs,         &t->mobs_alpha,
-                                  &t->arrow,        &t->arrow_alpha,  &t->night_noise};
-  constexpr size_t kParts = sizeof(sizes) / sizeof(sizes[0]);
-  if (parts.size() != kParts) {
-    throw ValueError("Craftax textures: expected " + std::to_string(kParts) + " arrays, got " +
-                     std::to_string(parts.size()));
-  }
-  for (size_t i = 0; i < kParts; ++i) {
-    if (parts[i].size() != sizes[i]) {
-      throw ValueError("Craftax textures: array " + std::to_string(i) + " has " +
-                       std::to_string(parts[i].size()) + " values, expected " +
-                       std::to_string(sizes[i]) + " for block size " + std::to_string(block));
-    }
-    *fields[i] = std::move(parts[i]);
-  }
-  std::mutex* lock;
-  auto& registry = TextureRegistry(&lock);
-  std::lock_guard<std::mutex> guard(*lock);
-  registry[block] = std::move(t);
+  std::vector<float>* const fields[] = {&t->blocks,       &t->small_blocks, &t->player,
+                                        &t->player_alpha, &t->digits,       &t->digits_alpha,
+                                        &t->icons,        &t->mobs,         &t->mobs_alpha,
+                                        &t->arrow,        &t->arrow_alpha,  &t->night_noise};
+  MoveTextureParts(parts, sizes, fields, block);
+  TextureRegistry<PixelTextures>::Set(block, std::move(t));
 }
 
 // The textures of `block`; throws a RuntimeError naming the fix when Python
 // has not loaded them (make the env through envpool_x, with craftax installed).
 inline std::shared_ptr<const PixelTextures> FindPixelTextures(int block) {
-  std::mutex* lock;
-  auto& registry = TextureRegistry(&lock);
-  std::lock_guard<std::mutex> guard(*lock);
-  auto it = registry.find(block);
-  if (it == registry.end()) {
+  auto t = TextureRegistry<PixelTextures>::Loaded(block);
+  if (t == nullptr) {
     throw std::runtime_error(
         "Craftax textures of block size " + std::to_string(block) +
         " are not loaded: Craftax's pixels are drawn with the installed craftax "
         "package's textures (pip install craftax==1.6.1), loaded when the env "
         "is made with a pixel observation or a render_mode");
   }
-  return it->second;
+  return t;
 }
 
 }  // namespace craftax

@@ -3,18 +3,16 @@
 // them from the installed craftax package
 // (python/envpool_x/families/craftax_full_textures.py) and hands them over
 // once per block size; every env of the process shares them (read-only)
-// through this registry. Every alpha is 0 or 1 (Craftax clamps it).
+// through a TextureRegistry. Every alpha is 0 or 1 (Craftax clamps it).
 #pragma once
 
-#include <map>
 #include <memory>
-#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
-#include "core/errors.h"
 #include "envs/craftax/full/state.h"
+#include "envs/craftax/texture_registry.h"
 
 namespace envpool_x {
 namespace craftax {
@@ -106,19 +104,7 @@ inline int FullSmallSide(int block) { return static_cast<int>(block * 0.8); }
 inline int FullNumberSide(int block) { return static_cast<int>(block * 0.4); }
 
 inline void CheckFullBlockPixels(int block, const char* what) {
-  if (block < kMinBlockPixels || block > kMaxBlockPixels) {
-    throw ValueError(std::string("Craftax ") + what + " must be in [" +
-                     std::to_string(kMinBlockPixels) + ", " + std::to_string(kMaxBlockPixels) +
-                     "], got " + std::to_string(block));
-  }
-}
-
-// The process-wide textures, by block size.
-inline std::map<int, std::shared_ptr<const FullTextures>>& FullTextureRegistry(std::mutex** lock) {
-  static std::mutex mutex;
-  static std::map<int, std::shared_ptr<const FullTextures>> registry;
-  *lock = &mutex;
-  return registry;
+  CheckBlockSize(block, kMinBlockPixels, kMaxBlockPixels, what);
 }
 
 // Takes the arrays in craftax_full_textures.full_textures' order, checking sizes.
@@ -146,38 +132,18 @@ inline void SetFullTextures(int block, std::vector<std::vector<float>> parts) {
                           kNumOverlays * s2,
                           kNumOverlays * s2,
                           size_t(kViewRows) * kViewCols * block * block};
-  std::vector<float>* fields[] = {
+  std::vector<float>* const fields[] = {
       &t->blocks, &t->small_blocks, &t->items,          &t->items_alpha,
       &t->player, &t->player_alpha, &t->mobs,           &t->mobs_alpha,
       &t->digits, &t->digits_alpha, &t->digits_zero,    &t->digits_zero_alpha,
       &t->icons,  &t->overlays,     &t->overlays_alpha, &t->night_noise};
-  constexpr size_t kParts = sizeof(sizes) / sizeof(sizes[0]);
-  static_assert(kParts == sizeof(fields) / sizeof(fields[0]), "one size a field");
-  if (parts.size() != kParts) {
-    throw ValueError("Craftax textures: expected " + std::to_string(kParts) + " arrays, got " +
-                     std::to_string(parts.size()));
-  }
-  for (size_t i = 0; i < kParts; ++i) {
-    if (parts[i].size() != sizes[i]) {
-      throw ValueError("Craftax textures: array " + std::to_string(i) + " has " +
-                       std::to_string(parts[i].size()) + " values, expected " +
-                       std::to_string(sizes[i]) + " for block size " + std::to_string(block));
-    }
-    *fields[i] = std::move(parts[i]);
-  }
-  std::mutex* lock;
-  auto& registry = FullTextureRegistry(&lock);
-  std::lock_guard<std::mutex> guard(*lock);
-  registry[block] = std::move(t);
+  MoveTextureParts(parts, sizes, fields, block);
+  TextureRegistry<FullTextures>::Set(block, std::move(t));
 }
 
 // The textures of `block`, or null when Python has not loaded them.
 inline std::shared_ptr<const FullTextures> LoadedFullTextures(int block) {
-  std::mutex* lock;
-  auto& registry = FullTextureRegistry(&lock);
-  std::lock_guard<std::mutex> guard(*lock);
-  auto it = registry.find(block);
-  return it == registry.end() ? nullptr : it->second;
+  return TextureRegistry<FullTextures>::Loaded(block);
 }
 
 // The same, or a RuntimeError naming the fix.
