@@ -203,3 +203,24 @@ def test_envs_stepped_in_parts_keep_one_env_a_chunk():
     # 512 envs, less one for each pair chunk (two envs) a round may end in.
     assert env._pool.round_profile()["chunks_per_round"] >= 512 - 3
     env.close()
+
+
+def test_chunked_expensive_envs_in_first_finished_mode_all_come_back():
+    """Batches of 512 expensive envs go 4 to a chunk in first-finished mode:
+    every env sent comes back exactly once per send, none starved, the
+    elapsed steps count each env's own steps."""
+    num_envs, batch = 1024, 512
+    env = envpool_x.make_gymnasium(
+        "FaultInjection-v0", num_envs=num_envs, batch_size=batch, num_threads=2
+    )
+    env.async_reset()
+    steps = np.zeros(num_envs, dtype=np.int64)
+    for _ in range(12):
+        _, _, _, _, info = env.recv()
+        ids = info["env_id"]
+        assert len(ids) == batch and len(set(ids.tolist())) == batch
+        assert (info["elapsed_step"] == steps[ids]).all()
+        steps[ids] += 1
+        env.send(np.zeros(batch, dtype=np.int32), ids)
+    assert steps.min() >= 1  # 6,144 results over 1,024 envs: each came back
+    env.close()
