@@ -64,7 +64,7 @@ class Scheduler : public PairChunks {
   static constexpr std::chrono::microseconds kWorkerSpin{100};
   static constexpr std::chrono::microseconds kCallerSpin{200};
   static constexpr std::chrono::microseconds kMaxWorkerSpin{2000};
-  // Expensive envs: at most this many chunks per thread in a round (see ChunkSize).
+  // Expensive envs: about this many chunks per thread in a large round (see ChunkSize).
   static constexpr size_t kExpensiveChunksPerThread = 64;
   // ... and at most this many envs a chunk, so that a chunk of slow envs
   // (an Atari step is ~100 us) stays short next to the caller's interrupt checks.
@@ -307,9 +307,9 @@ class Scheduler : public PairChunks {
     if (!cheap()) {
       // One env a chunk while envs per thread are few (and always for envs
       // stepped in parts, whose pair chunks need it); past that, up to
-      // kExpensiveChunksPerThread chunks a thread: a step of a microsecond
-      // (Craftax-Classic) otherwise pays as much again in queue traffic,
-      // clock reads and the shared done counter.
+      // kExpensiveChunksPerThread chunks a thread, so that a step of a
+      // microsecond (Craftax-Classic) does not also pay for a queue entry,
+      // two clock reads and an update of the shared done counter.
       if (pairs_enabled()) return 1;
       const size_t parts = static_cast<size_t>(threads) * kExpensiveChunksPerThread;
       return std::clamp<size_t>(n / parts, 1, kMaxExpensiveChunk);
