@@ -156,13 +156,21 @@ class EnvRunner {
     }
   }
 
+  // The env's row of every field, and whether to stream it: only envs that
+  // are not cheap are told (a cheap env's rows are small, and its step of a
+  // few ns should not pay for the store).
+  template <typename Pool>
+  void FillRow(Row row, StepOutput* out) const {
+    rows_.Fill(row, out);
+    if constexpr (!Pool::kCheap) out->stream_rows = rows_.stream_rows();
+  }
+
   // One env, whole: a reset, or a step (then an autoreset where it applies).
   template <typename Pool>
   void RunOne(Pool& pool, int32_t id, Row row, Op op) {
     EnvState& s = states_[id];
     StepOutput out;
-    rows_.Fill(row, &out);
-    if constexpr (!Pool::kCheap) out.stream_rows = rows_.stream_rows();
+    FillRow<Pool>(row, &out);
     bool& truncated = *out.truncated;
     if (rows_.has_final()) rows_.ClearFinal(row);
     rows_.At<int32_t>(layout().env_id, row) = id;
@@ -223,8 +231,7 @@ class EnvRunner {
       return true;
     }
     if (!last) return false;
-    rows_.Fill(row, &out);
-    if constexpr (!Pool::kCheap) out.stream_rows = rows_.stream_rows();
+    FillRow<Pool>(row, &out);
     *out.truncated = false;
     const char* call = "EndStep";
     try {

@@ -137,9 +137,8 @@ class OutputRows {
     out->truncated = reinterpret_cast<bool*>(base[layout_.truncated]) + r;
   }
 
-  // StepOutput::stream_rows for this pool's rows. Not set by Fill: the pool
-  // sets it only for envs that are not cheap, whose rows may be large; a
-  // cheap env's step is a few ns and should not pay for the store.
+  // StepOutput::stream_rows for this pool's rows. Not set by Fill: see
+  // EnvRunner::FillRow.
   bool stream_rows() const { return stream_; }
 
   template <typename T>
