@@ -86,6 +86,46 @@ def test_same_seed_same_run_whatever_the_threads() -> None:
         np.testing.assert_array_equal(x, y)
 
 
+CELLS = 48 * 48
+DESCEND = 18
+
+
+def floors(state: list[float]) -> np.ndarray:
+    """The packed state's per-floor block, item and light maps and ladders, one
+    row a floor (the mob map left out: mobs move)."""
+    packed = np.asarray(state)
+    maps = packed[: 4 * 9 * CELLS].reshape(4, 9, CELLS)
+    ladders = packed[4 * 9 * CELLS : 4 * 9 * CELLS + 36].reshape(2, 9, 2)
+    return np.concatenate([maps[0], maps[1], maps[3], ladders.transpose(1, 0, 2).reshape(9, 4)], 1)
+
+
+def test_floors_made_on_the_way_down_are_the_ones_a_reset_promised() -> None:
+    """A reset makes the overworld; each deeper floor is made when the player
+    first goes down to it. get_state shows every floor (making the missing
+    ones on a copy): the floors reached later are those, and asking does not
+    change the run."""
+    asked = envpool_x.make_gymnasium(TASK, num_envs=2, seed=9, god_mode=True)
+    quiet = envpool_x.make_gymnasium(TASK, num_envs=2, seed=9, god_mode=True)
+    asked.reset()
+    quiet.reset()
+    promised = [floors(asked._pool.get_state(i)) for i in range(2)]
+    assert all(len(np.unique(f[:, :CELLS], axis=0)) == 9 for f in promised)  # nine floors
+    for depth in range(1, 9):
+        a = asked.step(np.full(2, DESCEND))
+        q = quiet.step(np.full(2, DESCEND))
+        for x, y in zip(a, q, strict=True):
+            np.testing.assert_equal(x, y)
+        for i in range(2):
+            state = asked._pool.get_state(i)
+            position = 4 * 9 * CELLS + 36 + 9 + 9
+            assert state[position + 2] == depth  # player_level
+            # Standing on the new floor's up ladder (a floor not made has none).
+            np.testing.assert_array_equal(state[position : position + 2], promised[i][depth, -2:])
+            np.testing.assert_array_equal(floors(state), promised[i])
+    asked.close()
+    quiet.close()
+
+
 def test_achievement_names_are_craftaxs() -> None:
     craftax = pytest.importorskip("craftax.craftax.constants")
     names = [""] * len(craftax.Achievement)

@@ -109,7 +109,7 @@ class CraftaxFullEnv {
   void SetMaxEpisodeSteps(int steps) { p_.max_timesteps = steps > 0 ? steps : p_.max_timesteps; }
 
   void Reset(Rng& rng, const StepOutput& out) {
-    craftax::full::GenerateFullWorld(rng, p_, s_);
+    craftax::full::StartFullWorld(rng, p_, s_);
     Write(out);
   }
 
@@ -120,6 +120,11 @@ class CraftaxFullEnv {
   // The step, calling laps(part) as each part ends (the profiler's).
   template <class Laps>
   void StepParts(int32_t action, Rng& rng, const StepOutput& out, Laps laps) {
+    // The floor a descent would reach is made first (the step itself is
+    // host-and-device code; making a floor is host code).
+    if (action == craftax::full::kDescend) {
+      craftax::full::MakeFloor(p_, craftax::full::LevelRead(s_.player_level + 1), s_);
+    }
     craftax::full::StreamDraws draws(rng);  // drawn as the step needs them
     laps(craftax::kPartDraws);
     *out.reward = craftax::full::FullStep(s_, action, draws, p_, laps);
@@ -132,7 +137,13 @@ class CraftaxFullEnv {
     laps(craftax::kPartObs);
   }
 
-  std::vector<double> GetState() const { return craftax::full::PackState(s_); }
+  // Packs every floor, the ones not made yet included (made on a copy).
+  std::vector<double> GetState() const {
+    if (s_.floors_made == craftax::full::kAllFloorsMade) return craftax::full::PackState(s_);
+    auto whole = std::make_unique<craftax::full::FullState>(s_);
+    craftax::full::MakeAllFloors(p_, *whole);
+    return craftax::full::PackState(*whole);
+  }
   void SetState(const std::vector<double>& values) { craftax::full::UnpackState(values, s_); }
 
  private:

@@ -231,7 +231,14 @@ struct FullState {
   // night noise reads it; a fresh one each step.
   uint32_t state_rng[2];
   int32_t timestep;
+
+  // Ours, not Craftax's (not packed by state_io.h): a game's floors are made
+  // from (floor_key, floor) when the player first goes down to them
+  // (worldgen.h's MakeFloor); bit l of floors_made says floor l is made.
+  uint64_t floor_key;
+  uint32_t floors_made;
 };
+constexpr uint32_t kAllFloorsMade = (1u << kLevels) - 1;
 
 ENVPOOL_X_HD inline int32_t Min(int32_t a, int32_t b) { return a < b ? a : b; }
 ENVPOOL_X_HD inline int32_t Max(int32_t a, int32_t b) { return a > b ? a : b; }

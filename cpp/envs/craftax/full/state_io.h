@@ -115,6 +115,7 @@ inline void UnpackState(const std::vector<double>& values, FullState& s) {
     using T = std::remove_reference_t<decltype(v)>;
     v = static_cast<T>(values[i++]);
   });
+  s.floors_made = kAllFloorsMade;  // a packed state holds every floor
 }
 
 }  // namespace full

@@ -11,10 +11,9 @@
 // Craftax's own generator). As in classic_worldgen.h, gradient angles come
 // from a table of 1024 even angles, and a draw Craftax takes for every cell
 // but uses only on some is taken only where it can change the cell (one
-// draw stands for a cell's five ore draws). A world takes a varying number of
-// 32-bit words from the stream (about 12,500), which goes on after the last
-// Philox block read. Draws (the template parameter) is anything with
-// NextWord(), Uniform() (a float in [0, 1)) and UniformInt(n).
+// draw stands for a cell's five ore draws). Each floor is made from a Philox
+// stream of its own, keyed by a word the game takes from the env's stream
+// (FloorStreamKey); the potions and state_rng come from the env's stream.
 #pragma once
 
 #include <cstddef>
@@ -87,30 +86,52 @@ inline void StartGame(Draws& draws, const FullParams& p, FullState& s) {
   s.timestep = 0;
 }
 
-template <class Draws>
-inline void GenerateFullWorldFrom(Draws& draws, const FullParams& p, FullState& s) {
-  // All fields after the four per-floor maps start at zero; the maps are
-  // written whole below (the mob map is all false).
+// The stream floor `level` of a game is made from: Philox keyed by the game's
+// floor_key and the floor, so a floor is the same whenever it is made.
+inline uint64_t FloorStreamKey(uint64_t floor_key, int level) {
+  return SplitMix64(floor_key ^ (static_cast<uint64_t>(level + 1) * 0xD1B54A32D192ED03ULL));
+}
+
+// Makes floor `level` (map, item map, light map, ladders, an empty mob map)
+// unless it is made already.
+inline void MakeFloor(const FullParams& p, int level, FullState& s) {
+  const uint32_t bit = 1u << level;
+  if ((s.floors_made & bit) != 0) return;
+  Rng stream(FloorStreamKey(s.floor_key, level));
+  WorldDraws draws(stream);
+  std::memset(s.mob_map[level], 0, sizeof s.mob_map[level]);
+  if (kFloorKinds[level].smooth != nullptr) {
+    GenerateSmoothFloor(draws, *kFloorKinds[level].smooth, p.always_diamond, level, s);
+  } else {
+    GenerateDungeonFloor(draws, *kFloorKinds[level].dungeon, level, s);
+  }
+  s.floors_made |= bit;
+}
+
+inline void MakeAllFloors(const FullParams& p, FullState& s) {
+  for (int level = 0; level < kLevels; ++level) MakeFloor(p, level, s);
+}
+
+// A new game from the env's stream `rng` (which goes on past its draws): the
+// overworld now, every other floor when the player first goes down to it
+// (a random agent seldom leaves the overworld, and making all nine floors
+// took a quarter of a step's time). The floors do not depend on when they
+// are made.
+inline void StartFullWorld(Rng& rng, const FullParams& p, FullState& s) {
+  // All fields after the four per-floor maps start at zero; a floor's maps
+  // are written whole when it is made.
   constexpr size_t kRest = offsetof(FullState, down_ladders);
   std::memset(reinterpret_cast<char*>(&s) + kRest, 0, sizeof(FullState) - kRest);
-  std::memset(s.mob_map, 0, sizeof s.mob_map);
-  for (int level = 0; level < kLevels; ++level) {
-    if (kFloorKinds[level].smooth != nullptr) {
-      GenerateSmoothFloor(draws, *kFloorKinds[level].smooth, p.always_diamond, level, s);
-    }
-  }
-  for (int level = 0; level < kLevels; ++level) {
-    if (kFloorKinds[level].dungeon != nullptr) {
-      GenerateDungeonFloor(draws, *kFloorKinds[level].dungeon, level, s);
-    }
-  }
+  s.floor_key = rng.NextU64();
+  MakeFloor(p, 0, s);
+  WorldDraws draws(rng);
   StartGame(draws, p, s);
 }
 
-// A new game from the env's stream `rng` (which goes on past the world's draws).
+// A new game with all nine floors made (the test hooks' worlds).
 inline void GenerateFullWorld(Rng& rng, const FullParams& p, FullState& s) {
-  WorldDraws draws(rng);
-  GenerateFullWorldFrom(draws, p, s);
+  StartFullWorld(rng, p, s);
+  MakeAllFloors(p, s);
 }
 
 }  // namespace full
