@@ -114,9 +114,9 @@ inline void MakeAllFloors(const FullParams& p, FullState& s) {
 
 // A new game from the env's stream `rng` (which goes on past its draws): the
 // overworld now, every other floor when the player first goes down to it
-// (a random agent seldom leaves the overworld, and making all nine floors
-// took a quarter of a step's time). The floors do not depend on when they
-// are made.
+// (a random agent seldom leaves the overworld, and the other eight floors
+// were most of a reset's cost). The floors do not depend on when they are
+// made.
 inline void StartFullWorld(Rng& rng, const FullParams& p, FullState& s) {
   // All fields after the four per-floor maps start at zero; a floor's maps
   // are written whole when it is made.
