@@ -18,6 +18,7 @@
 #include "core/stream_rows.h"
 #include "envs/craftax/full/draws.h"
 #include "envs/craftax/full/pixels.h"
+#include "envs/craftax/full/prefetch.h"
 #include "envs/craftax/full/state_io.h"
 #include "envs/craftax/full/step.h"
 #include "envs/craftax/full/symbolic_obs.h"
@@ -125,6 +126,7 @@ class CraftaxFullEnv {
     if (action == craftax::full::kDescend) {
       craftax::full::MakeFloor(p_, craftax::full::LevelRead(s_.player_level + 1), s_);
     }
+    craftax::full::PrefetchView(s_);
     craftax::full::StreamDraws draws(rng);  // drawn as the step needs them
     laps(craftax::kPartDraws);
     *out.reward = craftax::full::FullStep(s_, action, draws, p_, laps);

@@ -31,57 +31,11 @@ static_assert(kSymbolicObsSize == 8268, "Craftax-Symbolic-v1's observation size"
 // x / 10 as XLA's CPU compiler evaluates it: x times float32(0.1).
 ENVPOOL_X_HD constexpr float Tenth(float x) { return x * 0.1f; }
 
-// The float32 nearest sqrt(n) (what sqrtf gives), in integers so that it can
-// fill a table at compile time: floor(sqrt(n) * 2^26) rounded to 24
-// significant bits, ties to even, with the exactness of the root deciding a
-// tie. For 0 <= n < 2^12.
-ENVPOOL_X_HD constexpr float SqrtOfCount(uint32_t n) {
-  if (n == 0) return 0.0f;
-  const uint64_t scaled = static_cast<uint64_t>(n) << 52;
-  uint64_t lo = 0, hi = uint64_t{1} << 32;  // the root lies in [lo, hi)
-  while (hi - lo > 1) {
-    const uint64_t mid = (lo + hi) / 2;
-    if (mid * mid <= scaled) {
-      lo = mid;
-    } else {
-      hi = mid;
-    }
-  }
-  uint64_t m = lo;
-  const bool exact = m * m == scaled;
-  int bits = 0;
-  for (uint64_t t = m; t != 0; t >>= 1) ++bits;
-  const int shift = bits - 24;  // bits is 27..32 here
-  const uint64_t rest = m & ((uint64_t{1} << shift) - 1);
-  const uint64_t half = uint64_t{1} << (shift - 1);
-  m >>= shift;
-  if (rest > half || (rest == half && (!exact || (m & 1) != 0))) ++m;
-  return static_cast<float>(m << shift) / 67108864.0f;  // / 2^26, exact
-}
-
-constexpr int kObsTableSize = 128;
-
-struct ObsTables {
-  float tenth[kObsTableSize];       // n / 10
-  float sqrt_tenth[kObsTableSize];  // sqrt(n) / 10
-  constexpr ObsTables() : tenth{}, sqrt_tenth{} {
-    for (int n = 0; n < kObsTableSize; ++n) {
-      tenth[n] = Tenth(static_cast<float>(n));
-      sqrt_tenth[n] = Tenth(SqrtOfCount(static_cast<uint32_t>(n)));
-    }
-  }
-};
-
-// Counts stay small (the inventory caps at 99), so tables answer; others are
-// computed.
-ENVPOOL_X_HD inline float TenthOfCount(int32_t n) {
-  constexpr ObsTables tables{};
-  return n >= 0 && n < kObsTableSize ? tables.tenth[n] : Tenth(static_cast<float>(n));
-}
+// A count's n / 10 and sqrt(n) / 10 as Craftax computes them in float32
+// (sqrtf is correctly rounded, as jnp.sqrt is).
+ENVPOOL_X_HD inline float TenthOfCount(int32_t n) { return Tenth(static_cast<float>(n)); }
 ENVPOOL_X_HD inline float SqrtTenthOfCount(int32_t n) {
-  constexpr ObsTables tables{};
-  return n >= 0 && n < kObsTableSize ? tables.sqrt_tenth[n]
-                                     : Tenth(std::sqrt(static_cast<float>(n)));
+  return Tenth(std::sqrt(static_cast<float>(n)));
 }
 
 // A floor index as JAX's x[level] reads it: negative counts from the end,
