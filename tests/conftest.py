@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -64,6 +65,15 @@ def _sb3_logs_in_pytest_tmp(tmp_path_factory: pytest.TempPathFactory) -> None:
     a logger (SB3-<date>); its SB3_LOGDIR puts them in pytest's temp folder,
     which pytest prunes, so a test run leaves no folders behind."""
     os.environ.setdefault("SB3_LOGDIR", str(tmp_path_factory.mktemp("sb3_logs")))
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _temp_files_in_pytest_tmp(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """The test process's temporary files go to pytest's temp folder, which
+    pytest prunes: gymnasium-robotics' AntMaze (maze_v4.py) writes each model
+    beside its TemporaryDirectory, not in it, and never removes it, so every
+    AntMaze oracle the parity tests made left an ant_maze<time>.xml in /tmp."""
+    tempfile.tempdir = str(tmp_path_factory.mktemp("tempfile"))
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

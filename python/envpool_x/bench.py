@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
+from envpool_x.bench_peer_worker import wait_until_idle
 from envpool_x.factory import make_gymnasium
 from envpool_x.registration import lookup
 from envpool_x.spec import make_spec
@@ -403,6 +404,7 @@ def measure(
                 t0 = time.perf_counter()
                 done = r.run(budget[r.name])
                 r.times.append(time.perf_counter() - t0)
+                wait_until_idle()  # what a runner leaves running is nobody's time
                 r.steps.append(done)
                 rate = done / max(r.times[-1], 1e-9)
                 bar.set_postfix_str(f"{r.name} {rate:.3g} steps/s", refresh=False)

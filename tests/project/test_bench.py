@@ -4,6 +4,8 @@ slice sizing and shuffled order (what they compute, not how fast anything is).""
 from __future__ import annotations
 
 import math
+import threading
+import time
 
 import numpy as np
 import pytest
@@ -69,6 +71,34 @@ def test_measure_sizes_slices_and_shuffles_the_order():
     rounds = [order[-60:][3 * k : 3 * k + 3] for k in range(20)]
     assert all(sorted(rnd) == ["a", "b", "c"] for rnd in rounds)
     assert len({tuple(rnd) for rnd in rounds}) > 1  # not the same order every round
+
+
+def test_work_a_runner_leaves_running_is_not_timed_as_the_next_ones():
+    """EnvPool fills its next result buffers on a thread of its own after a
+    step returns; measure() (and the peer's worker) wait until the process is
+    idle before the next runner's clock starts."""
+    from envpool_x.bench_peer_worker import wait_until_idle
+
+    assert wait_until_idle() < 0.5  # nothing running: back at once
+    busy_until = time.perf_counter() + 0.3
+
+    def leave_work(n: int) -> int:
+        def spin() -> None:
+            while time.perf_counter() < busy_until:
+                pass
+
+        threading.Thread(target=spin).start()
+        return 1
+
+    timed_after: list[float] = []
+
+    def after(n: int) -> int:
+        timed_after.append(time.perf_counter())
+        return n
+
+    runners = [bench.Runner("leaves work", leave_work), bench.Runner("next", after)]
+    bench.measure(runners, 1, rounds=1, progress=False)
+    assert timed_after[-1] >= busy_until  # the round's call (the first calibrates)
 
 
 def test_raw_loops_step_with_uniform_actions_like_the_pools():
