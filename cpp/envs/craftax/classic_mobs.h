@@ -172,7 +172,7 @@ ENVPOOL_X_HD inline bool SpawnCell(const ClassicState& s, int x, int y, int kind
   const bool block_ok =
       kind == 0 ? b == kGrass : (kind == 1 ? (b == kGrass || b == kPath) : b == kPath);
   const int32_t min_distance = kind == 0 ? 3 : 9;
-  return block_ok && d > min_distance && d < p.mob_despawn_distance && !s.mob_map[x][y];
+  return block_ok && d > min_distance && d < p.mob_despawn_distance && !MobAt(s, x, y);
 }
 
 // Draws a spawn cell (uniform over the allowed ones, by Craftax's weighted

@@ -143,9 +143,14 @@ struct MobSlots {
   bool mask[N];
 };
 
+static_assert(kMapSize == 64, "a row of the mob map is one 64-bit word");
+
 struct ClassicState {
   int8_t map[kMapSize][kMapSize];
-  bool mob_map[kMapSize][kMapSize];
+  // Craftax's mob_map (a bool a cell) as one bit a cell, a 64-bit word a row:
+  // an eighth of the bytes, so that thousands of envs' states stay closer to
+  // the caches (MobAt and SetMob read and write it).
+  uint64_t mob_rows[kMapSize];
   int32_t player_x;
   int32_t player_y;
   int32_t player_direction;
@@ -207,7 +212,7 @@ ENVPOOL_X_HD inline int8_t BlockAt(const ClassicState& s, int32_t x, int32_t y) 
   return s.map[ReadIndex(x)][ReadIndex(y)];
 }
 ENVPOOL_X_HD inline bool MobAt(const ClassicState& s, int32_t x, int32_t y) {
-  return s.mob_map[ReadIndex(x)][ReadIndex(y)];
+  return ((s.mob_rows[ReadIndex(x)] >> ReadIndex(y)) & 1) != 0;
 }
 ENVPOOL_X_HD inline void SetBlock(ClassicState& s, int32_t x, int32_t y, int8_t b) {
   const int i = WriteIndex(x);
@@ -217,7 +222,10 @@ ENVPOOL_X_HD inline void SetBlock(ClassicState& s, int32_t x, int32_t y, int8_t 
 ENVPOOL_X_HD inline void SetMob(ClassicState& s, int32_t x, int32_t y, bool v) {
   const int i = WriteIndex(x);
   const int j = WriteIndex(y);
-  if (i >= 0 && j >= 0) s.mob_map[i][j] = v;
+  if (i >= 0 && j >= 0) {
+    const uint64_t bit = uint64_t{1} << j;
+    s.mob_rows[i] = v ? (s.mob_rows[i] | bit) : (s.mob_rows[i] & ~bit);
+  }
 }
 
 ENVPOOL_X_HD inline bool IsSolid(int8_t b) {

@@ -21,8 +21,14 @@ void VisitStateFields(ClassicState& s, Visit&& visit) {
   for (auto& row : s.map) {
     for (auto& v : row) visit(v);
   }
-  for (auto& row : s.mob_map) {
-    for (auto& v : row) visit(v);
+  // The mob map a bool a cell, as Craftax holds it (a bit a cell here).
+  for (int x = 0; x < kMapSize; ++x) {
+    for (int y = 0; y < kMapSize; ++y) {
+      const bool was = MobAt(s, x, y);
+      bool v = was;
+      visit(v);
+      if (v != was) SetMob(s, x, y, v);
+    }
   }
   visit(s.player_x);
   visit(s.player_y);

@@ -200,7 +200,7 @@ inline void GenerateClassicWorld(Rng& stream, const ClassicParams& p, ClassicSta
   }
   row_stones[cx] -= s.map[cx][cy] == kStone;
   s.map[cx][cy] = kGrass;
-  std::memset(s.mob_map, 0, sizeof s.mob_map);
+  std::memset(s.mob_rows, 0, sizeof s.mob_rows);
   // One diamond on a stone cell (Craftax's always_diamond), when there is stone.
   int stones = 0;
   for (int x = 0; x < kMapSize; ++x) stones += row_stones[x];
