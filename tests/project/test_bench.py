@@ -79,7 +79,7 @@ def test_work_a_runner_leaves_running_is_not_timed_as_the_next_ones():
     idle before the next runner's clock starts."""
     from envpool_x.bench_peer_worker import wait_until_idle
 
-    assert wait_until_idle() < 0.5  # nothing running: back at once
+    wait_until_idle()  # whatever earlier tests left running in this process
     busy_until = time.perf_counter() + 0.3
 
     def leave_work(n: int) -> int:
