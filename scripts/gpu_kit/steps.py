@@ -18,7 +18,9 @@ INSTALL_LIMIT_S = 30
 GPU_TESTS = (
     "tests/backends/cuda/test_cuda.py",
     "tests/backends/cuda/test_device_state_before_reset.py",
+    "tests/backends/cuda/test_cuda_params_gpu.py",
     "tests/backends/mujoco_warp/test_mujoco_warp_cuda.py",
+    "tests/backends/mujoco_warp/test_mujoco_warp_params_cuda.py",
     "tests/backends/cuda/test_multi_agent_device.py",
     "tests/backends/cuda/test_combinatorial_device.py",
     "tests/backends/test_contract.py",

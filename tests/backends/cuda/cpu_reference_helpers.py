@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 import envpool_x
+from envpool_x.params import Choice, LogUniform, Normal, Uniform
 
 
 def assert_same(a, b, path="result"):
@@ -27,6 +28,37 @@ def assert_same(a, b, path="result"):
         assert x.tobytes() == y.tobytes(), f"{path}: values differ\n{x}\n{y}"
 
 
+def to_numpy(x):
+    """Device results (torch, CuPy, JAX) as host numpy arrays, nested alike."""
+    if isinstance(x, dict):
+        return {k: to_numpy(v) for k, v in x.items()}
+    if isinstance(x, tuple):
+        return tuple(to_numpy(v) for v in x)
+    if hasattr(x, "detach"):  # torch
+        return x.detach().cpu().numpy()
+    if hasattr(x, "get"):  # CuPy refuses implicit host copies
+        return x.get()
+    return np.asarray(x)
+
+
+def assert_close(cpu, gpu, path="result"):
+    """Floats within the GPU tolerance (test_cuda.py's docstring), the rest exact."""
+    if isinstance(cpu, dict):
+        assert set(cpu) == set(gpu), path
+        for k in cpu:
+            assert_close(cpu[k], gpu[k], f"{path}[{k!r}]")
+    elif isinstance(cpu, tuple):
+        for i, (a, b) in enumerate(zip(cpu, gpu, strict=True)):
+            assert_close(a, b, f"{path}[{i}]")
+    else:
+        a, b = np.asarray(cpu), np.asarray(gpu)
+        assert a.dtype == b.dtype and a.shape == b.shape, path
+        if a.dtype.kind == "f":
+            np.testing.assert_allclose(b, a, rtol=1e-5, atol=1e-6, err_msg=path)
+        else:
+            np.testing.assert_array_equal(b, a, err_msg=path)
+
+
 def draw_actions(space, n, rng):
     if hasattr(space, "n"):
         return rng.integers(0, int(space.n), size=n).astype(np.int64)
@@ -40,3 +72,43 @@ def make_pair(task, **kw):
     cpu = envpool_x.make_gymnasium(task, **kw)
     ref = envpool_x.make_gymnasium(task, device="cpu-reference", **kw)
     return cpu, ref
+
+
+# Non-default values of every declared per-env parameter of each classic task.
+PARAM_VALUES = {
+    "CartPole-v1": {
+        "gravity": 12.5,
+        "masscart": 1.7,
+        "masspole": 0.23,
+        "length": 0.61,
+        "force_mag": 7.5,
+        "tau": 0.015,
+    },
+    "Pendulum-v1": {"g": 8.1, "m": 1.3, "l": 0.8, "dt": 0.04},
+    "MountainCar-v0": {"force": 0.0013, "gravity": 0.0021},
+    "MountainCarContinuous-v0": {"power": 0.0021, "gravity": 0.0023},
+    "Acrobot-v1": {
+        "dt": 0.15,
+        "link_length_1": 1.2,
+        "link_mass_1": 0.9,
+        "link_mass_2": 1.4,
+        "link_com_pos_1": 0.45,
+        "link_com_pos_2": 0.55,
+        "link_moi": 1.1,
+        "g": 9.6,
+    },
+}
+
+
+def param_distributions(task):
+    """Uniform (per-env highs), LogUniform, Normal and Choice around the
+    defaults of the task's first parameters (as many as it has)."""
+    params = envpool_x.make_spec(task).params
+    kinds = [
+        lambda b: Uniform(0.8 * b, [1.2 * b, 1.1 * b, 1.3 * b, 1.2 * b]),
+        lambda b: LogUniform(0.5 * b, 2.0 * b),
+        lambda b: Normal(b, 0.1 * b),
+        lambda b: Choice([0.9 * b, b, 1.1 * b]),
+    ]
+    names = list(params)[: len(kinds)]
+    return {name: kind(params[name].default) for name, kind in zip(names, kinds, strict=False)}

@@ -20,6 +20,7 @@ import textwrap
 
 import numpy as np
 import pytest
+from cpu_reference_helpers import assert_close, to_numpy
 
 import envpool_x
 from conftest import CLASSIC_TASKS
@@ -30,35 +31,6 @@ pytestmark = pytest.mark.skipif(not HAVE_GPU, reason=f"no usable GPU: {WHY}")
 
 MODES = ["next_step", "same_step", "disabled"]
 HORIZON = 20  # steps compared with a tolerance: before chaos can amplify ulps
-
-
-def to_numpy(x):
-    if isinstance(x, dict):
-        return {k: to_numpy(v) for k, v in x.items()}
-    if isinstance(x, tuple):
-        return tuple(to_numpy(v) for v in x)
-    if hasattr(x, "detach"):  # torch
-        return x.detach().cpu().numpy()
-    if hasattr(x, "get"):  # CuPy refuses implicit host copies
-        return x.get()
-    return np.asarray(x)
-
-
-def assert_close(cpu, gpu, path="result"):
-    if isinstance(cpu, dict):
-        assert set(cpu) == set(gpu), path
-        for k in cpu:
-            assert_close(cpu[k], gpu[k], f"{path}[{k!r}]")
-    elif isinstance(cpu, tuple):
-        for i, (a, b) in enumerate(zip(cpu, gpu, strict=True)):
-            assert_close(a, b, f"{path}[{i}]")
-    else:
-        a, b = np.asarray(cpu), np.asarray(gpu)
-        assert a.dtype == b.dtype and a.shape == b.shape, path
-        if a.dtype.kind == "f":
-            np.testing.assert_allclose(b, a, rtol=1e-5, atol=1e-6, err_msg=path)
-        else:
-            np.testing.assert_array_equal(b, a, err_msg=path)
 
 
 def draw_actions(space, n, rng):

@@ -8,36 +8,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from cpu_reference_helpers import assert_same, draw_actions, make_pair
+from cpu_reference_helpers import PARAM_VALUES as VALUES
+from cpu_reference_helpers import assert_same, draw_actions, make_pair, param_distributions
 
 import envpool_x
 from conftest import ci_sample
-from envpool_x.params import Choice, LogUniform, Normal, Uniform
+from envpool_x.params import Choice, Uniform
 
-# Non-default values of every declared parameter of each task.
-VALUES = {
-    "CartPole-v1": {
-        "gravity": 12.5,
-        "masscart": 1.7,
-        "masspole": 0.23,
-        "length": 0.61,
-        "force_mag": 7.5,
-        "tau": 0.015,
-    },
-    "Pendulum-v1": {"g": 8.1, "m": 1.3, "l": 0.8, "dt": 0.04},
-    "MountainCar-v0": {"force": 0.0013, "gravity": 0.0021},
-    "MountainCarContinuous-v0": {"power": 0.0021, "gravity": 0.0023},
-    "Acrobot-v1": {
-        "dt": 0.15,
-        "link_length_1": 1.2,
-        "link_mass_1": 0.9,
-        "link_mass_2": 1.4,
-        "link_com_pos_1": 0.45,
-        "link_com_pos_2": 0.55,
-        "link_moi": 1.1,
-        "g": 9.6,
-    },
-}
 TASKS = list(VALUES)
 SAMPLE = {"CartPole-v1", "Pendulum-v1"}
 
@@ -74,20 +51,6 @@ def test_set_params_equals_config(task, mode):
     changed.close()
 
 
-def _distributions(task):
-    """Uniform (per-env highs), LogUniform, Normal and Choice around the
-    defaults of the task's first parameters (as many as it has)."""
-    params = envpool_x.make_spec(task).params
-    kinds = [
-        lambda b: Uniform(0.8 * b, [1.2 * b, 1.1 * b, 1.3 * b, 1.2 * b]),
-        lambda b: LogUniform(0.5 * b, 2.0 * b),
-        lambda b: Normal(b, 0.1 * b),
-        lambda b: Choice([0.9 * b, b, 1.1 * b]),
-    ]
-    names = list(params)[: len(kinds)]
-    return {name: kind(params[name].default) for name, kind in zip(names, kinds, strict=False)}
-
-
 @pytest.mark.parametrize("mode", ["next_step", "same_step"])
 @pytest.mark.parametrize("task", ci_sample(TASKS, SAMPLE))
 def test_settings_equal_the_cpu_pool(task, mode):
@@ -97,7 +60,7 @@ def test_settings_equal_the_cpu_pool(task, mode):
     kw = {"num_envs": 4, "seed": 7, "max_episode_steps": 15, "autoreset_mode": mode}
     cpu, ref = make_pair(task, num_threads=1, **kw)
     names = list(cpu.spec.params)
-    settings = _distributions(task)
+    settings = param_distributions(task)
 
     def hook(env, t):
         if t == 0:
