@@ -241,7 +241,7 @@ class Background:
     def start(self, selected: set[str]) -> None:
         later = 0.0
         for step in reversed(steps.STEPS):
-            later += step.limit_s if step.key in selected else 0
+            later += step.limit_s if step.key in selected and not step.spare else 0
             self.reserve[step.key] = later
         for w in steps.WARMUPS:
             absent = [m for m in w.needs if not self.ctx.have.get(m)]

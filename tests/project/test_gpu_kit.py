@@ -121,7 +121,11 @@ def test_calls_fit_the_device_tool_and_the_budget_fits_the_run():
     calls = prepare.calls(".gpu_kit", 5)
     assert [c["command"] for c in calls][-1] == "bash scripts/gpu_kit.sh run"
     assert all(len(str(c["command"])) < 2000 and len(c["carry"]) <= 8 for c in calls)  # type: ignore[arg-type]
-    assert steps.INSTALL_LIMIT_S + sum(s.limit_s for s in steps.STEPS) <= steps.TOTAL_BUDGET_S
+    budgeted = sum(s.limit_s for s in steps.STEPS if not s.spare)
+    assert steps.INSTALL_LIMIT_S + budgeted <= steps.TOTAL_BUDGET_S
+    # What runs only in time left over comes after every budgeted step.
+    kinds = [s.spare for s in steps.STEPS]
+    assert kinds == sorted(kinds)
     # The run call writes $OUT after the last step (~40 s), within the device
     # tool's 600 s a command.
     assert steps.TOTAL_BUDGET_S + 30 <= prepare.RUN_TIMEOUT_S <= 600
@@ -220,3 +224,16 @@ def test_the_pixels_step_on_the_gpu_parses_as_bench_pixels_reads_it(tmp_path):
     assert cases[: 2 * len(tasks)] == [(t, n, 2, True) for t in tasks for n in (8, 64)]
     assert cases[2 * len(tasks) :] == [(t, 64, 16, False) for t in tasks]
     assert pixels.step_env(ctx) == {"MUJOCO_GL": "egl", "PYOPENGL_PLATFORM": "egl"}
+
+
+def test_the_training_step_reads_the_returns_by_tenths_of_the_run():
+    from gpu_kit import training
+
+    log = "\n".join(
+        f"frames={f} return={r} fps={s} critic_loss=1.000"
+        for f, r, s in [(8000, 20.5, 900), (9000, 30.5, 950), (96000, 210.0, 1200)]
+    )
+    text = training.collect(None, "warp says hi\n" + log + "\nlast update: x=1")
+    assert "episodes finished: 3, up to 96,000 frames; 1,200 frames/s" in text
+    assert "| 9,600 | 2 | 25.5 |" in text and "| 96,000 | 1 | 210.0 |" in text
+    assert "no episode finished" in training.collect(None, "killed at the limit")
