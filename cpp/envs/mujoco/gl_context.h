@@ -153,21 +153,27 @@ struct EglApi {
 // current for a frame and gives the thread's previous one back after it.
 class ThreadGlContext {
  public:
-  // Ours is current while this lives; the previous context after.
+  // How a Current makes ours current: or throw, if it can (never throws),
+  // or not at all (it only records the thread's context, to give it back).
+  enum class Switch { kOrThrow, kIfPossible, kCaptureOnly };
+
+  // Ours is current while this lives (see ours()); the previous context after.
   class Current {
    public:
-    explicit Current(ThreadGlContext& gl) : gl_(gl) { gl_.Enter(*this, /*switch_to_ours=*/true); }
+    explicit Current(ThreadGlContext& gl, Switch how = Switch::kOrThrow) : gl_(gl) {
+      gl_.Enter(*this, how);
+    }
     ~Current() { gl_.Leave(*this); }
     Current(const Current&) = delete;
     Current& operator=(const Current&) = delete;
-    // Records the current context only (to give back at the end).
-    Current(ThreadGlContext& gl, bool /*capture_only*/) : gl_(gl) {
-      gl_.Enter(*this, /*switch_to_ours=*/false);
-    }
+    // Whether our context is current (always, unless made with kIfPossible
+    // or kCaptureOnly).
+    bool ours() const { return ours_; }
 
    private:
     friend class ThreadGlContext;
     ThreadGlContext& gl_;
+    bool ours_ = false;
     bool switched = false;
     void* context = nullptr;  // the previous context (OSMesa or EGL)
     void* display = nullptr;  // EGL
@@ -178,7 +184,7 @@ class ThreadGlContext {
   };
 
   ThreadGlContext() : backend_(gl_detail::BackendFromEnvironment()) {
-    Current previous(*this, /*capture_only=*/true);  // given back when made
+    Current previous(*this, Switch::kCaptureOnly);  // given back when made
     if (backend_ == gl_detail::GlBackend::kOsMesa) {
       MakeOsMesa();
     } else {
@@ -201,28 +207,39 @@ class ThreadGlContext {
 
  private:
   // Records the thread's current context in `c` (to give back when `c`
-  // ends) and, unless it is ours, makes ours current.
-  void Enter(Current& c, bool switch_to_ours) {
-    if (backend_ == gl_detail::GlBackend::kOsMesa) {
+  // ends) and, unless it is ours, makes ours current as `how` says.
+  void Enter(Current& c, Switch how) {
+    const bool osmesa = backend_ == gl_detail::GlBackend::kOsMesa;
+    if (osmesa) {
       const auto& api = gl_detail::OsMesaApi::Get();
       c.context = api.get_current();
-      if (c.context == context_ && context_ != nullptr) return;
+      if (c.context == context_ && context_ != nullptr) {
+        c.ours_ = true;
+        return;
+      }
       if (c.context != nullptr) {
         int format = 0;
         api.get_integer(gl_detail::OsMesaApi::kType, &c.type);
         api.get_color_buffer(c.context, &c.width, &c.height, &format, &c.buffer);
       }
-      if (switch_to_ours) MakeOsMesaCurrent();
     } else {
       const auto& api = gl_detail::EglApi::Get();
       c.context = api.get_current_context();
-      if (c.context == context_ && context_ != nullptr) return;
+      if (c.context == context_ && context_ != nullptr) {
+        c.ours_ = true;
+        return;
+      }
       c.display = api.get_current_display();
       c.draw = api.get_current_surface(gl_detail::EglApi::kDraw);
       c.read = api.get_current_surface(gl_detail::EglApi::kRead);
-      if (switch_to_ours) MakeEglCurrent();
     }
     c.switched = true;
+    if (how == Switch::kCaptureOnly) return;
+    c.ours_ = osmesa ? TryOsMesaCurrent() : TryEglCurrent();
+    if (!c.ours_ && how == Switch::kOrThrow) {
+      throw std::runtime_error(osmesa ? "OSMesa could not make its GL context current"
+                                      : "EGL could not make its GL context current");
+    }
   }
 
   void Leave(Current& c) {
@@ -234,18 +251,23 @@ class ThreadGlContext {
     }
   }
 
-  void MakeOsMesaCurrent() {
+  bool TryOsMesaCurrent() {
     constexpr unsigned kUnsignedByte = 0x1401;
-    if (!gl_detail::OsMesaApi::Get().make_current(context_, window_.data(), kUnsignedByte,
-                                                  kWindowSide, kWindowSide)) {
+    return gl_detail::OsMesaApi::Get().make_current(context_, window_.data(), kUnsignedByte,
+                                                    kWindowSide, kWindowSide) != 0;
+  }
+
+  bool TryEglCurrent() {
+    return gl_detail::EglApi::Get().make_current(display_, nullptr, nullptr, context_) != 0;
+  }
+
+  void MakeOsMesaCurrent() {
+    if (!TryOsMesaCurrent())
       throw std::runtime_error("OSMesa could not make its GL context current");
-    }
   }
 
   void MakeEglCurrent() {
-    if (!gl_detail::EglApi::Get().make_current(display_, nullptr, nullptr, context_)) {
-      throw std::runtime_error("EGL could not make its GL context current");
-    }
+    if (!TryEglCurrent()) throw std::runtime_error("EGL could not make its GL context current");
   }
 
   void MakeOsMesa() {

@@ -93,10 +93,14 @@ class SceneRenderer {
 
   SceneRenderer(const SceneRenderer&) = delete;
   SceneRenderer& operator=(const SceneRenderer&) = delete;
+  // Never throws: at process exit (the main thread's renderer) another
+  // library may have terminated the process's EGL display first (mujoco.egl
+  // and dm_control register eglTerminate with atexit). Our context went with
+  // it, and so did the GL objects mjr_freeContext would delete.
   ~SceneRenderer() {
-    ThreadGlContext::Current current(gl_);
+    ThreadGlContext::Current current(gl_, ThreadGlContext::Switch::kIfPossible);
     for (auto& [key, mc] : contexts_) {
-      mjr_freeContext(&mc->context);
+      if (current.ours()) mjr_freeContext(&mc->context);
       mjv_freeScene(&mc->scene);
     }
   }

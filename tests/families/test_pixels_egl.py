@@ -1,0 +1,65 @@
+"""Pixel observations drawn through EGL (``MUJOCO_GL=egl``) by the worker
+threads, in a process of their own, since MUJOCO_GL is read once per process.
+
+Where there is no GPU, Mesa's EGL renders in software (llvmpipe) where it is
+installed; elsewhere these tests skip. The frames must be what ``render()``
+draws through Python's EGL renderer in the same process, and the process
+must exit cleanly without closing the env: Python's EGL renderers terminate
+the process's EGL display at exit, before the main thread's renderer (which
+draws frames too) is freed.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from envpool_x.families import dmc
+
+if not dmc.has_dmc():
+    pytest.skip("envpool_x was built without MuJoCo and dmc", allow_module_level=True)
+pytest.importorskip("gymnasium")
+pytest.importorskip("dm_control.suite")
+
+_FRAMES = """
+import sys, numpy as np, envpool_x
+env = envpool_x.make_gymnasium(sys.argv[1], num_envs=2, seed=3, num_threads=2,
+                               from_pixels=True, render_width=64, render_height=48,
+                               render_mode="rgb_array")
+rng = np.random.default_rng(0)
+obs, _ = env.reset()
+for step in range(4):
+    frames = np.asarray(env.render(env_ids=[0, 1])).transpose(0, 3, 1, 2)
+    np.testing.assert_array_equal(obs, frames, f"step {step}")
+    space = env.action_space
+    act = rng.uniform(np.maximum(space.low, -1), np.minimum(space.high, 1),
+                      size=(2, *space.shape)).astype(space.dtype)
+    obs, *_ = env.step(act)
+assert obs.std() > 0 and not np.array_equal(obs[0], obs[1])
+print("FRAMES OK", flush=True)
+# The env is left open on purpose: the exit path is what is checked.
+"""
+
+
+def _under_egl(task_id: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "MUJOCO_GL": "egl", "PYOPENGL_PLATFORM": "egl", "DISPLAY": ""}
+    return subprocess.run(
+        [sys.executable, "-c", _FRAMES, task_id],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+@pytest.mark.parametrize("task_id", ["HalfCheetah-v5", "CheetahRun-v1"])
+def test_egl_frames_are_what_render_draws_and_exit_is_clean(task_id: str) -> None:
+    out = _under_egl(task_id)
+    if "FRAMES OK" not in out.stdout and "EGL" in out.stderr and "RuntimeError" in out.stderr:
+        pytest.skip(f"no usable EGL here: {out.stderr.strip().splitlines()[-1][:200]}")
+    assert "FRAMES OK" in out.stdout, out.stderr[-3000:]
+    assert out.returncode == 0, f"exit status {out.returncode}\n{out.stderr[-3000:]}"
+    assert "terminate called" not in out.stderr, out.stderr[-3000:]
