@@ -43,11 +43,30 @@ print("FRAMES OK", flush=True)
 # The env is left open on purpose: the exit path is what is checked.
 """
 
+# Closing one env's renderer under EGL releases the thread's GL context
+# (mujoco.egl's free calls eglReleaseThread): the other env's renderer must
+# still draw its frames, not black ones.
+_TWO_RENDERERS = """
+import sys, numpy as np, envpool_x
+a = envpool_x.make_gymnasium("Hopper-v5", num_envs=1, render_mode="rgb_array")
+b = envpool_x.make_gymnasium(sys.argv[1], num_envs=1, render_mode="rgb_array")
+a.reset(seed=0)
+b.reset(seed=0)
+a.render()
+first = b.render()
+a.close()
+again = b.render()
+assert first.std() > 0, "a blank first frame"
+np.testing.assert_array_equal(again, first)
+print("FRAMES OK", flush=True)
+b.close()
+"""
 
-def _under_egl(task_id: str) -> subprocess.CompletedProcess[str]:
+
+def _under_egl(task_id: str, script: str = _FRAMES) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "MUJOCO_GL": "egl", "PYOPENGL_PLATFORM": "egl", "DISPLAY": ""}
     return subprocess.run(
-        [sys.executable, "-c", _FRAMES, task_id],
+        [sys.executable, "-c", script, task_id],
         env=env,
         capture_output=True,
         text=True,
@@ -55,11 +74,19 @@ def _under_egl(task_id: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-@pytest.mark.parametrize("task_id", ["HalfCheetah-v5", "CheetahRun-v1"])
-def test_egl_frames_are_what_render_draws_and_exit_is_clean(task_id: str) -> None:
-    out = _under_egl(task_id)
+def _check(out: subprocess.CompletedProcess[str]) -> None:
     if "FRAMES OK" not in out.stdout and "EGL" in out.stderr and "RuntimeError" in out.stderr:
         pytest.skip(f"no usable EGL here: {out.stderr.strip().splitlines()[-1][:200]}")
     assert "FRAMES OK" in out.stdout, out.stderr[-3000:]
     assert out.returncode == 0, f"exit status {out.returncode}\n{out.stderr[-3000:]}"
     assert "terminate called" not in out.stderr, out.stderr[-3000:]
+
+
+@pytest.mark.parametrize("task_id", ["HalfCheetah-v5", "CheetahRun-v1"])
+def test_egl_frames_are_what_render_draws_and_exit_is_clean(task_id: str) -> None:
+    _check(_under_egl(task_id))
+
+
+@pytest.mark.parametrize("task_id", ["HalfCheetah-v5", "FetchReach-v4"])
+def test_egl_render_survives_another_renderers_close(task_id: str) -> None:
+    _check(_under_egl(task_id, _TWO_RENDERERS))

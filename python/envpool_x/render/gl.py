@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ctypes.util
 import os
+from typing import Any
 
 GL_HELP = (
     "MuJoCo renders through OpenGL, chosen by MUJOCO_GL: 'egl' on a machine with an NVIDIA "
@@ -41,3 +42,14 @@ def no_gl_error(cause: BaseException) -> RuntimeError:
     return RuntimeError(
         f"could not render with MUJOCO_GL={backend} ({type(cause).__name__}: {cause}). {GL_HELP}"
     )
+
+
+def draw_in_own_context(renderer: Any, mode: str = "rgb_array") -> Any:
+    """A frame of gymnasium's ``MujocoRenderer``, its GL context made current first.
+
+    gymnasium's off-screen viewer draws with whatever context is current on the
+    thread. Under EGL, closing any other MuJoCo renderer releases the thread's
+    context (mujoco.egl's ``free`` calls ``eglReleaseThread``), and the viewer
+    would then draw black frames."""
+    renderer._get_viewer(render_mode=mode).make_context_current()
+    return renderer.render(mode)

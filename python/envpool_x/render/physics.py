@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from envpool_x.render.gl import no_gl_error
+from envpool_x.render.gl import draw_in_own_context, no_gl_error
 
 if TYPE_CHECKING:
     from envpool_x.spec import EnvSpec
@@ -65,7 +65,7 @@ class MujocoFrames:
         try:
             if self._aim_each_frame:
                 self._aim()
-            return np.asarray(self._env.render(), dtype=np.uint8)
+            return np.asarray(draw_in_own_context(self._env.mujoco_renderer), dtype=np.uint8)
         except Exception as e:  # noqa: BLE001 - every GL failure gets the same advice
             raise no_gl_error(e) from e
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from envpool_x.render.gl import no_gl_error
+from envpool_x.render.gl import draw_in_own_context, no_gl_error
 
 #: gymnasium-robotics' DEFAULT_CAMERA_CONFIG of each task (its values).
 CAMERAS: dict[str, dict[str, float]] = {
@@ -64,7 +64,7 @@ class AdroitFrames:
             at += count
         mujoco.mj_forward(self._model, self._data)
         try:
-            return np.asarray(self._renderer.render("rgb_array"), dtype=np.uint8)
+            return np.asarray(draw_in_own_context(self._renderer), dtype=np.uint8)
         except Exception as e:  # noqa: BLE001 - every GL failure gets the same advice
             raise no_gl_error(e) from e
 

@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from envpool_x.render.gl import no_gl_error
+from envpool_x.render.gl import draw_in_own_context, no_gl_error
 
 #: gymnasium-robotics' default frame size (``robot_env.DEFAULT_SIZE``; render/robotics.py's too).
 SIZE = 480
@@ -107,7 +107,7 @@ class HandFrames:
             touched = d.sensordata[sensor] != 0.0
             m.site_rgba[touch_site] = TOUCH_COLOR if touched else NO_TOUCH_COLOR
         try:
-            return np.asarray(self._renderer.render("rgb_array"), dtype=np.uint8)
+            return np.asarray(draw_in_own_context(self._renderer), dtype=np.uint8)
         except Exception as e:  # noqa: BLE001 - every GL failure gets the same advice
             raise no_gl_error(e) from e
 
