@@ -63,8 +63,22 @@ b.close()
 """
 
 
-def _under_egl(task_id: str, script: str = _FRAMES) -> subprocess.CompletedProcess[str]:
+_MAKE = """
+import sys, envpool_x
+try:
+    envpool_x.make_gymnasium(sys.argv[1], num_envs=1, from_pixels=True).reset()
+    print("FRAMES OK")
+except RuntimeError as e:
+    print("ERR", e)
+"""
+
+
+def _under_egl(
+    task_id: str, script: str = _FRAMES, **variables: str
+) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "MUJOCO_GL": "egl", "PYOPENGL_PLATFORM": "egl", "DISPLAY": ""}
+    env.pop("MUJOCO_EGL_DEVICE_ID", None)
+    env.update(variables)
     return subprocess.run(
         [sys.executable, "-c", script, task_id],
         env=env,
@@ -90,3 +104,17 @@ def test_egl_frames_are_what_render_draws_and_exit_is_clean(task_id: str) -> Non
 @pytest.mark.parametrize("task_id", ["HalfCheetah-v5", "FetchReach-v4"])
 def test_egl_render_survives_another_renderers_close(task_id: str) -> None:
     _check(_under_egl(task_id, _TWO_RENDERERS))
+
+
+def test_egl_device_is_chosen_as_mujoco_chooses_it() -> None:
+    """MUJOCO_EGL_DEVICE_ID picks the device, as in mujoco's and dm_control's
+    Python renderers (frames and render() then come from one GPU); a value
+    that names no device is a clear error at make."""
+    _check(_under_egl("HalfCheetah-v5", MUJOCO_EGL_DEVICE_ID="0"))
+    for bad in ("99", "-1", "first"):
+        out = _under_egl("HalfCheetah-v5", _MAKE, MUJOCO_EGL_DEVICE_ID=bad)
+        assert out.returncode == 0, out.stderr[-3000:]
+        assert "ERR" in out.stdout and "MUJOCO_EGL_DEVICE_ID must be an integer" in out.stdout, (
+            out.stdout + out.stderr[-2000:]
+        )
+        assert f"got '{bad}'" in out.stdout, out.stdout

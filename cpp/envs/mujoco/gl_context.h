@@ -128,20 +128,53 @@ struct EglApi {
     return api;
   }
 
-  // The first GPU's display (EGL_EXT_platform_device), else the default one.
+  // An initialized display, picked as MuJoCo's and dm_control's Python
+  // renderers pick theirs (so that frames and render() come from one GPU):
+  // device MUJOCO_EGL_DEVICE_ID when it is set, else the first device whose
+  // display initializes (EGL_EXT_platform_device); the default display last.
   Display OpenDisplay() const {
     using QueryDevices = unsigned (*)(int, void**, int*);
     using PlatformDisplay = Display (*)(unsigned, void*, const int*);
     auto query = reinterpret_cast<QueryDevices>(get_proc("eglQueryDevicesEXT"));
     auto platform = reinterpret_cast<PlatformDisplay>(get_proc("eglGetPlatformDisplayEXT"));
-    if (query != nullptr && platform != nullptr) {
-      void* devices[16];
-      int count = 0;
-      if (query(16, devices, &count) && count > 0) {
-        if (Display d = platform(kPlatformDevice, devices[0], nullptr)) return d;
-      }
+    void* devices[64];
+    int count = 0;
+    if (query == nullptr || platform == nullptr || !query(64, devices, &count)) count = 0;
+    const char* chosen = std::getenv("MUJOCO_EGL_DEVICE_ID");
+    int first = 0, last = count;
+    if (chosen != nullptr && *chosen != '\0') {
+      first = ParseDevice(chosen, count);
+      last = first + 1;
     }
-    return get_display(nullptr);
+    int major = 0, minor = 0;
+    for (int i = first; i < last; ++i) {
+      Display d = platform(kPlatformDevice, devices[i], nullptr);
+      if (d != nullptr && initialize(d, &major, &minor)) return d;
+    }
+    if (chosen != nullptr && *chosen != '\0') {
+      throw std::runtime_error("EGL could not initialize device MUJOCO_EGL_DEVICE_ID=" +
+                               std::string(chosen));
+    }
+    Display d = get_display(nullptr);
+    return d != nullptr && initialize(d, &major, &minor) ? d : nullptr;
+  }
+
+ private:
+  // MUJOCO_EGL_DEVICE_ID as an index among the `count` devices, or the error
+  // mujoco's Python module gives.
+  static int ParseDevice(const std::string& text, int count) {
+    size_t used = 0;
+    int index = -1;
+    try {
+      index = std::stoi(text, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used != text.size() || index < 0 || index >= count) {
+      throw std::runtime_error("MUJOCO_EGL_DEVICE_ID must be an integer between 0 and " +
+                               std::to_string(count - 1) + " (inclusive), got '" + text + "'");
+    }
+    return index;
   }
 };
 
@@ -284,8 +317,7 @@ class ThreadGlContext {
   void MakeEgl() {
     const auto& api = gl_detail::EglApi::Get();
     display_ = api.OpenDisplay();
-    int major = 0, minor = 0;
-    if (display_ == nullptr || !api.initialize(display_, &major, &minor)) {
+    if (display_ == nullptr) {
       throw std::runtime_error("EGL found no display to render on; " + gl_detail::GlHelp());
     }
     // RGBA 8 bits, depth 24, stencil 8, a pbuffer-capable desktop GL config.
