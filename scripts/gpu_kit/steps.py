@@ -9,25 +9,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from gpu_kit import pixels, training
+from gpu_kit import pixels, tests_step, training
 
 #: The run's whole budget, install included; the device call's limit is ~40 s more.
 TOTAL_BUDGET_S = 550
 INSTALL_LIMIT_S = 30
-
-GPU_TESTS = (
-    "tests/backends/cuda/test_cuda.py",
-    "tests/backends/cuda/test_device_state_before_reset.py",
-    "tests/backends/cuda/test_cuda_params_gpu.py",
-    "tests/backends/mujoco_warp/test_mujoco_warp_cuda.py",
-    "tests/backends/mujoco_warp/test_mujoco_warp_params_cuda.py",
-    "tests/backends/cuda/test_multi_agent_device.py",
-    "tests/backends/cuda/test_combinatorial_device.py",
-    "tests/backends/test_contract.py",
-)
-#: Under --dry: every file collected, only the tests that need a GPU selected (they
-#: skip here); the cpu-reference tests in the same files are CI's to run.
-DRY_SELECT = "gpu"
 
 
 @dataclass
@@ -96,37 +82,6 @@ def section_file(name: str) -> Callable[[Ctx, str], str]:
         return rows(log)
 
     return collect
-
-
-def pytest_summary(ctx: Ctx, log: str) -> str:
-    """Counts per outcome, the failures and the reasons for skips, from pytest -v -rfEs."""
-    kinds = "PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS"
-    # `path::test OUTCOME [ n%]` (one process), `[gwN] [ n%] OUTCOME path::test` (xdist).
-    outcome = re.compile(rf"^(?:\S+::\S+ ({kinds})\b|\[gw\d+\] \[\s*\d+%\] ({kinds}) )", re.M)
-    counts: dict[str, int] = {}
-    for m in outcome.finditer(log):
-        kind = m.group(1) or m.group(2)
-        counts[kind] = counts.get(kind, 0) + 1
-    final = [ln.strip("= ") for ln in log.splitlines() if re.match(r"=+ .*\bin [\d.]+s", ln)]
-    lines = [
-        f"- Outcomes seen: {', '.join(f'{v} {k.lower()}' for k, v in counts.items()) or 'none'}"
-    ]
-    lines.append(f"- pytest's summary: {final[-1] if final else 'none (cut short)'}")
-    short = [
-        ln[:240] for ln in log.splitlines() if ln.startswith(("FAILED ", "ERROR ", "SKIPPED "))
-    ]
-    if short:
-        lines += ["", "```", *short[:60], "```"]
-    return "\n".join(lines)
-
-
-def _tests(ctx: Ctx) -> Commands:
-    cmd = [ctx.python, "-m", "pytest", "-v", "-p", "no:cacheprovider", "-rfEs"]
-    if ctx.dry:
-        return [[*cmd, "--timeout", "60", "-k", DRY_SELECT, *GPU_TESTS]]
-    if ctx.have.get("xdist"):
-        cmd += ["-n", "8"]
-    return [[*cmd, "--timeout", "80", *GPU_TESTS]]
 
 
 def _tag(ctx: Ctx) -> Commands:
@@ -273,7 +228,15 @@ SCALING_CARTPOLE = "CPU scaling (16 cores): CartPole-v1"
 SCALING_PONG_ANT = "CPU scaling (16 cores): Pong-v5, Ant-v5"
 
 STEPS: tuple[Step, ...] = (
-    Step("tests", "GPU tests (gpu_kit)", 105, ("envpool_x", "pytest"), _tests, pytest_summary),
+    Step(
+        "tests",
+        "GPU tests (gpu_kit)",
+        105,
+        ("envpool_x", "pytest"),
+        tests_step.commands,
+        tests_step.collect,
+        env=pixels.step_env,
+    ),
     Step(
         "tag",
         "Tag on the GPU (WarpDrive's envs)",
