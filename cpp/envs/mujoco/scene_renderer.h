@@ -16,6 +16,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "core/planar_rgb.h"
 #include "envs/mujoco/gl_context.h"
 
 namespace envpool_x {
@@ -68,13 +69,7 @@ class SceneRenderer {
     for (int y = 0; y < height; ++y) {
       const uint8_t* row = rgb_.data() + static_cast<size_t>(height - 1 - y) * width * 3;
       uint8_t* r = chw + static_cast<size_t>(y) * width;
-      uint8_t* g = r + plane;
-      uint8_t* b = g + plane;
-      for (int x = 0; x < width; ++x) {
-        r[x] = row[3 * x];
-        g[x] = row[3 * x + 1];
-        b[x] = row[3 * x + 2];
-      }
+      SplitRgbPlanes(row, static_cast<size_t>(width), r, r + plane, r + 2 * plane);
     }
   }
 

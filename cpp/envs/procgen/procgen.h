@@ -30,6 +30,7 @@
 
 #include "core/env.h"
 #include "core/errors.h"
+#include "core/planar_rgb.h"
 #include "core/random.h"
 #include "envs/procgen/level_stream.h"
 #include "envs/procgen/libenv.h"
@@ -319,9 +320,8 @@ class Procgen {
   void WriteOutput(const StepOutput& out) {
     uint8_t* obs = out[obs_];
     if (channel_first_) {
-      for (int c = 0; c < 3; ++c) {
-        for (int p = 0; p < kRes * kRes; ++p) obs[c * kRes * kRes + p] = frame_[p * 3 + c];
-      }
+      constexpr size_t kPlane = size_t{kRes} * kRes;
+      SplitRgbPlanes(frame_.data(), kPlane, obs, obs + kPlane, obs + 2 * kPlane);
     } else {
       std::memcpy(obs, frame_.data(), kFrameBytes);
     }
