@@ -74,32 +74,6 @@ def make_pair(task, **kw):
     return cpu, ref
 
 
-# Non-default values of every declared per-env parameter of each classic task.
-PARAM_VALUES = {
-    "CartPole-v1": {
-        "gravity": 12.5,
-        "masscart": 1.7,
-        "masspole": 0.23,
-        "length": 0.61,
-        "force_mag": 7.5,
-        "tau": 0.015,
-    },
-    "Pendulum-v1": {"g": 8.1, "m": 1.3, "l": 0.8, "dt": 0.04},
-    "MountainCar-v0": {"force": 0.0013, "gravity": 0.0021},
-    "MountainCarContinuous-v0": {"power": 0.0021, "gravity": 0.0023},
-    "Acrobot-v1": {
-        "dt": 0.15,
-        "link_length_1": 1.2,
-        "link_mass_1": 0.9,
-        "link_mass_2": 1.4,
-        "link_com_pos_1": 0.45,
-        "link_com_pos_2": 0.55,
-        "link_moi": 1.1,
-        "g": 9.6,
-    },
-}
-
-
 def param_distributions(task):
     """Uniform (per-env highs), LogUniform, Normal and Choice around the
     defaults of the task's first parameters (as many as it has)."""

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from cpu_reference_helpers import PARAM_VALUES as VALUES
 from cpu_reference_helpers import assert_same, draw_actions, make_pair, param_distributions
 
 import envpool_x
+from conftest import CLASSIC_PARAM_VALUES as VALUES
 from conftest import ci_sample
 from envpool_x.params import Choice, Uniform
 

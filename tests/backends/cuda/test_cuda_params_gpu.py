@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from cpu_reference_helpers import PARAM_VALUES as VALUES
 from cpu_reference_helpers import (
     assert_close,
     assert_same,
@@ -28,6 +27,7 @@ from cpu_reference_helpers import (
 )
 
 import envpool_x
+from conftest import CLASSIC_PARAM_VALUES as VALUES
 from envpool_x.backends.cuda import cuda_status
 from envpool_x.params import Choice, Uniform
 
