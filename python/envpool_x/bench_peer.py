@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
+from envpool_x.bench_peer_worker import QUIT
+
 PEER_PYTHON_VAR = "ENVPOOL_X_PEER_PYTHON"
 WORKER = Path(__file__).with_name("bench_peer_worker.py")
 
@@ -61,10 +63,22 @@ class PeerWorker:
         r = json.loads(reply)
         return r["n"], r["n"] / r["s"]
 
-    def close(self) -> None:
+    def close(self, timeout: float = 60.0) -> None:
+        """Ask the worker to end (a ``quit`` line: closing our end of its stdin
+        is not enough once a forked process holds a copy); stop it if it has
+        not ended within ``timeout`` seconds, with a line on stderr."""
         assert self.proc.stdin is not None
-        self.proc.stdin.close()
-        self.proc.wait(timeout=60)
+        try:
+            self.proc.stdin.write(f"{QUIT}\n")
+            self.proc.stdin.close()
+        except (BrokenPipeError, OSError):
+            pass  # it already ended
+        try:
+            self.proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+            print(f"{self.name}: the worker did not end in {timeout:.0f} s", file=sys.stderr)
         self.errors.close()
 
 

@@ -5,7 +5,9 @@ only): it imports numpy and envpool, never envpool_x. Arguments: task,
 num_envs, batch_size, num_threads, and optionally a JSON object of more
 keywords for ``make_gymnasium`` (e.g. pixel observations). It prints one JSON line when the pool is
 built, then answers each stdin line ``n`` (about n env steps) with the steps
-it did and the seconds they took by its own clock, until stdin closes.
+it did and the seconds they took by its own clock, until a line ``quit`` (or
+the end of stdin: a process forked later, such as a gymnasium AsyncVectorEnv
+worker, may hold the pipe open).
 
 The loops do what ``envpool_x.bench``'s sync and async runners do, so both
 sides of a comparison run the same pattern.
@@ -57,6 +59,19 @@ def wait_until_idle(limit_s: float = 1.0, window_s: float = 0.02) -> float:
     return time.perf_counter() - start
 
 
+#: The line that ends a worker (``requests``).
+QUIT = "quit"
+
+
+def requests(lines):  # noqa: ANN001, ANN201
+    """The step counts asked on ``lines`` (stdin), up to a ``quit`` line or
+    their end."""
+    for line in lines:
+        if line.strip() == QUIT:
+            return
+        yield int(line)
+
+
 def main() -> None:
     import envpool
     import numpy as np
@@ -76,8 +91,7 @@ def main() -> None:
         env.async_reset()
     ready = {"envpool": envpool.__version__, "python": platform.python_version()}
     print(json.dumps(ready), flush=True)
-    for line in sys.stdin:
-        n = int(line)
+    for n in requests(sys.stdin):
         t0 = time.perf_counter()
         if sync:
             rounds = max(1, n // num_envs)

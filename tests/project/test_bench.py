@@ -284,3 +284,42 @@ def test_minigrid_benchmark_gives_each_flag_once():
     flags = [a for a in argv if a.startswith("--")]
     assert sorted(flags) == ["--num-envs", "--rounds", "--section", "--tasks"]
     assert argv[-4:] == ["--tasks", "BabyAI-GoToLocal-v0", "--rounds", "1"]
+
+
+_FAKE_PEER = """
+import json, sys
+from envpool_x.bench_peer_worker import requests
+print(json.dumps({"envpool": "fake", "python": "3"}), flush=True)
+for n in requests(sys.stdin):
+    print(json.dumps({"n": n, "s": 0.001}), flush=True)
+"""
+
+
+def test_peer_worker_ends_while_a_forked_process_holds_its_stdin(tmp_path):
+    """A gymnasium AsyncVectorEnv forked after the peer's worker started holds
+    a copy of the worker's stdin: closing ours sent no end of input, and the
+    benchmark waited 60 s, then failed. close() asks the worker to end."""
+    import multiprocessing
+    import subprocess
+    import sys
+    import tempfile
+
+    from envpool_x.bench_peer import PeerWorker
+
+    pipe = subprocess.PIPE
+    errors = tempfile.TemporaryFile(mode="w+")
+    proc = subprocess.Popen(
+        [sys.executable, "-c", _FAKE_PEER], stdin=pipe, stdout=pipe, stderr=errors, text=True
+    )
+    assert proc.stdout is not None and "fake" in proc.stdout.readline()
+    worker = PeerWorker("envpool fake", proc, errors)
+    assert worker.measure(500) == (500, 500 / 0.001)
+    holder = multiprocessing.get_context("fork").Process(target=time.sleep, args=(30,))
+    holder.start()  # as gymnasium's AsyncVectorEnv starts its workers
+    try:
+        t0 = time.perf_counter()
+        worker.close(timeout=20)
+        assert proc.returncode == 0 and time.perf_counter() - t0 < 10
+    finally:
+        holder.terminate()
+        holder.join()
