@@ -5,7 +5,7 @@ The runners and the table are bench_classic.py's (interleaved rounds, ratios
 to envpool_x sync); this script only picks the Box2D tasks (EnvPool 1.2.5 has
 the same ids, CarRacing-v3 included; its CarRacing draws with OpenCV, ours as
 pygame does; gymnasium's CarRacing needs pygame). Arguments given on the
-command line override the defaults below.
+command line replace the defaults below (each flag once).
 
 Usage: python benchmarks/bench_box2d.py [--rounds 3] [--num-envs 16 256]
 """
@@ -33,5 +33,5 @@ DEFAULTS = [
 ]
 
 if __name__ == "__main__":
-    sys.argv = [sys.argv[0], *DEFAULTS, *sys.argv[1:]]
+    sys.argv = [sys.argv[0], *bench_classic.with_defaults(sys.argv[1:], DEFAULTS)]
     bench_classic.main()

@@ -110,6 +110,21 @@ def run_case(task: str, num_envs: int, threads: int, steps: int, rounds: int) ->
     return rows
 
 
+def with_defaults(argv: list[str], defaults: list[str]) -> list[str]:
+    """argv plus the ``defaults`` for the flags it does not give (so the section's
+    Command line shows each flag once): for the scripts that pick tasks and
+    sizes for this one (bench_box2d.py, bench_minigrid.py)."""
+    given = {a for a in argv if a.startswith("--")}
+    extra: list[str] = []
+    keep = False
+    for a in defaults:
+        if a.startswith("--"):
+            keep = a not in given
+        if keep:
+            extra.append(a)
+    return [*extra, *argv]
+
+
 def to_markdown(rows: list[dict], args: argparse.Namespace, cmd: str) -> str:
     head = [
         f"## {args.section}",

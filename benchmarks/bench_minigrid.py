@@ -62,16 +62,8 @@ DEFAULTS = [
 
 
 def with_defaults(argv: list[str]) -> list[str]:
-    """argv plus the DEFAULTS for the flags it does not give (so the section's
-    Command line shows each flag once)."""
-    given = {a for a in argv if a.startswith("--")}
-    extra: list[str] = []
-    for a in DEFAULTS:
-        if a.startswith("--"):
-            keep = a not in given
-        if keep:
-            extra.append(a)
-    return [*extra, *argv]
+    """argv plus the DEFAULTS for the flags it does not give."""
+    return bench_classic.with_defaults(argv, DEFAULTS)
 
 
 if __name__ == "__main__":
